@@ -1,0 +1,51 @@
+"""Bot specs -> bots. A spec is the identity string ratings group by (see DESIGN.md §Bots)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bots.base import Bot
+from bots.random_bot import RandomBot
+
+
+class BotSpecError(ValueError):
+    """An unknown or malformed bot spec; the message lists the valid ones."""
+
+
+# env id -> scripted bot name -> (factory(seed) -> Bot, one-line description)
+SCRIPTED: dict[str, dict[str, tuple[Callable[[int], Bot], str]]] = {}
+
+
+def register_scripted(env_id: str, name: str, description: str
+                      ) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]]:
+    def wrap(factory: Callable[[int], Bot]) -> Callable[[int], Bot]:
+        SCRIPTED.setdefault(env_id, {})[name] = (factory, description)
+        return factory
+    return wrap
+
+
+def _load_scripted() -> None:
+    import bots.scripted  # noqa: F401  (registers the scripted baselines)
+
+
+def available(env_id: str) -> dict[str, str]:
+    """Seatable bot specs for an env, with one-line descriptions."""
+    _load_scripted()
+    specs = {"random": "uniform over legal moves"}
+    for name, (_, description) in SCRIPTED.get(env_id, {}).items():
+        specs[f"scripted:{name}"] = description
+    return specs
+
+
+def make_bot(spec: str, env_id: str, seed: int = 0) -> Bot:
+    """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs."""
+    _load_scripted()
+    if spec == "random":
+        return RandomBot(seed)
+    kind, _, name = spec.partition(":")
+    if kind == "scripted" and name in SCRIPTED.get(env_id, {}):
+        bot = SCRIPTED[env_id][name][0](seed)
+        bot.identity = spec
+        return bot
+    raise BotSpecError(f"unknown bot {spec!r} for {env_id}; valid bots: "
+                       f"{', '.join(available(env_id))}")

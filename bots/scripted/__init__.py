@@ -1,0 +1,1 @@
+"""Scripted baselines, one module per env; importing this package registers them."""

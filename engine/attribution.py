@@ -1,0 +1,43 @@
+"""Invalid-move attribution shared by every env (MindGames §10: Clean, Caused, Witnessed,
+Self-Forf., Opp-Forf.). Envs report bad moves as events so this reads only the record:
+
+- `invalid_move` {"seat", "reason", "fatal"}: a move the rules rejected (retried or not);
+- `forfeit` {"seat", "reason"}: the seat lost (or was eliminated) by the invalid-move policy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import GameRecord
+
+
+def error_attribution(record: GameRecord) -> dict[str, dict[str, int]]:
+    """Per seat (as a string key): invalid moves caused and witnessed, forfeits, clean game."""
+    caused = [0] * record.players
+    forfeits = [0] * record.players
+    for e in record.events:
+        if e.type == "invalid_move":
+            caused[e.data["seat"]] += 1
+        elif e.type == "forfeit":
+            forfeits[e.data["seat"]] += 1
+    total_invalid, total_forfeits = sum(caused), sum(forfeits)
+    return {str(s): {"invalid_caused": caused[s], "invalid_witnessed": total_invalid - caused[s],
+                     "self_forfeit": forfeits[s], "opponent_forfeit": total_forfeits - forfeits[s],
+                     "clean": int(total_invalid == 0)}
+            for s in range(record.players)}
+
+
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def sum_seat_metrics(per_game: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
+    """Sum numeric per-seat metrics over games (a helper for aggregate_metrics)."""
+    totals: dict[str, dict[str, float]] = {str(s): {} for s in range(players)}
+    for metrics in per_game:
+        for seat, values in metrics["seats"].items():
+            for name, value in values.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    totals.setdefault(seat, {})[name] = totals[seat].get(name, 0) + value
+    return totals

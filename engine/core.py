@@ -1,0 +1,446 @@
+"""The engine contract every environment implements.
+
+An `Env` describes a game (id, player counts, config, presets) and starts `Game`s. A `Game` is a
+pure state machine: it says whose decision is awaited (`pending`), what each seat may know (`view`)
+and do (`legal`), and applies actions (`act`), emitting `Event`s with a visibility. No I/O, no wall
+clock, no global randomness: a game is fully determined by (config, seed, players, actions).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Mapping, Sequence
+
+JSON = Any
+Action = str | Mapping[str, Any]
+"""What `Game.act` accepts: raw text in the env's syntax, or a structured (form/choice) dict."""
+
+
+# ---------------------------------------------------------------------------------------- errors
+class EngineError(Exception):
+    """Base of every error the engine raises on misuse (never on a player's bad move)."""
+
+
+class ConfigError(EngineError, ValueError):
+    """A config value is out of range or unknown; the message says what is allowed."""
+
+
+class UnknownEnvError(EngineError, KeyError):
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.args[0] if self.args else "unknown environment"
+
+
+class NotYourTurnError(EngineError):
+    """The seat is not among `pending()`; the game state is unchanged."""
+
+
+class UnknownSeatError(EngineError):
+    """The seat number does not exist at this table."""
+
+
+class GameOverError(EngineError):
+    """The game has ended; nothing more can be played."""
+
+
+# ---------------------------------------------------------------------------------------- events
+Visibility = Literal["all"] | tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. `visible_to` is "all" or the seats that may see it."""
+
+    seq: int
+    step: int
+    type: str
+    data: Mapping[str, Any]
+    visible_to: Visibility = "all"
+
+    def visible(self, seat: int | None) -> bool:
+        """Whether the recipient at `seat` (None = spectator) may see this event."""
+        return self.visible_to == "all" or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        vis = self.visible_to if self.visible_to == "all" else list(self.visible_to)
+        return {"seq": self.seq, "step": self.step, "type": self.type, "data": dict(self.data),
+                "visible_to": vis}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event:
+        vis = d["visible_to"]
+        return cls(d["seq"], d["step"], d["type"], d["data"], vis if vis == "all" else tuple(vis))
+
+
+# ---------------------------------------------------------------------------------- action spaces
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One typed input of a form. kind: "int" (min/max), "choice" (options) or "text" (max_chars)."""
+
+    name: str
+    label: str
+    kind: Literal["int", "choice", "text"]
+    min: int | None = None
+    max: int | None = None
+    options: tuple[Option, ...] = ()
+    max_chars: int | None = None
+    default: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
+        for key in ("min", "max", "max_chars", "default"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
+        if self.options:
+            d["options"] = [o.to_json() for o in self.options]
+        return d
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """What a seat may do now; UIs build widgets from it and prompts describe it.
+
+    kind "choice": pick one of `options` (structured action {"choice": id}).
+    kind "text": free text up to `max_chars` (structured action {"text": str}).
+    kind "form": typed `fields` plus form-level `constraints` (e.g. {"sum_max": 20}); the
+    structured action maps field names to values.
+    `syntax` describes the equivalent text form (e.g. "[A4 B2 C2]"); text is always accepted.
+    """
+
+    kind: Literal["choice", "text", "form"]
+    prompt: str
+    syntax: str = ""
+    options: tuple[Option, ...] = ()
+    fields: tuple[Field, ...] = ()
+    max_chars: int | None = None
+    constraints: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "prompt": self.prompt, "syntax": self.syntax}
+        if self.options:
+            d["options"] = [o.to_json() for o in self.options]
+        if self.fields:
+            d["fields"] = [f.to_json() for f in self.fields]
+        if self.max_chars is not None:
+            d["max_chars"] = self.max_chars
+        if self.constraints:
+            d["constraints"] = dict(self.constraints)
+        return d
+
+
+NO_ACTION = ActionSpace(kind="choice", prompt="Nothing to do now.")
+
+
+# ---------------------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Result:
+    """Terminal outcome. `void` games (aborted for reasons outside play) never count in ratings."""
+
+    rewards: Mapping[int, float]
+    winners: tuple[int, ...]
+    reason: str
+    teams: tuple[tuple[int, ...], ...] = ()
+    void: bool = False
+
+    @property
+    def draw(self) -> bool:
+        return not self.void and not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rewards": {str(k): v for k, v in self.rewards.items()},
+                "winners": list(self.winners), "reason": self.reason,
+                "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw}
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One submitted action as the engine judged it. `outcome` is "ok" or "invalid"."""
+
+    seat: int
+    step: int
+    raw: JSON
+    outcome: str
+    error: str | None = None
+    meta: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "step": self.step, "raw": self.raw, "outcome": self.outcome,
+                "error": self.error, "meta": dict(self.meta)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ActionRecord:
+        return cls(d["seat"], d["step"], d["raw"], d["outcome"], d.get("error"), d.get("meta", {}))
+
+
+@dataclass
+class GameRecord:
+    env: str
+    rules_version: str
+    config: dict[str, Any]
+    seed: int
+    players: int
+    actions: list[ActionRecord]
+    events: list[Event]
+    result: Result | None
+    aborted: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"env": self.env, "rules_version": self.rules_version, "config": self.config,
+                "seed": self.seed, "players": self.players,
+                "actions": [a.to_json() for a in self.actions],
+                "events": [e.to_json() for e in self.events],
+                "result": self.result.to_json() if self.result else None,
+                "aborted": self.aborted}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> GameRecord:
+        r = d.get("result")
+        result = None if r is None else Result(
+            {int(k): v for k, v in r["rewards"].items()}, tuple(r["winners"]), r["reason"],
+            tuple(tuple(t) for t in r.get("teams", ())), r.get("void", False))
+        return cls(d["env"], d["rules_version"], dict(d["config"]), d["seed"], d["players"],
+                   [ActionRecord.from_json(a) for a in d["actions"]],
+                   [Event.from_json(e) for e in d["events"]], result, d.get("aborted"))
+
+
+# ---------------------------------------------------------------------------------------- config
+@dataclass(frozen=True)
+class Config:
+    """Base of every env's config. Subclasses are frozen dataclasses with defaults."""
+
+    def validate(self) -> None:
+        """Raise ConfigError with an actionable message when a value is out of range."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Config:
+        """Build and validate a config; unknown keys and wrong types raise ConfigError."""
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(names))
+        if unknown:
+            raise ConfigError(f"unknown config key(s) {', '.join(unknown)}; "
+                              f"valid keys: {', '.join(sorted(names))}")
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            default = getattr(cls, key, None)
+            if isinstance(default, bool) and not isinstance(value, bool):
+                raise ConfigError(f"config {key} must be true or false, got {value!r}")
+            if isinstance(default, int) and not isinstance(default, bool) and (
+                    isinstance(value, bool) or not isinstance(value, int)):
+                raise ConfigError(f"config {key} must be an integer, got {value!r}")
+            if isinstance(default, str) and not isinstance(value, str):
+                raise ConfigError(f"config {key} must be a string, got {value!r}")
+            values[key] = value
+        config = cls(**values)
+        config.validate()
+        return config
+
+
+# ---------------------------------------------------------------------------------------- game
+class Game(ABC):
+    """A game in progress. Subclasses implement the rules in `_apply` and the views.
+
+    The base class owns bookkeeping shared by every env: turn checks, the action record, event
+    sequencing and visibility, and abort. `act` never raises for a player's bad move; bad moves
+    become events per the env's invalid-move policy.
+    """
+
+    def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
+        self.env = env
+        self.config = config
+        self.seed = seed
+        self.players = players
+        self.rng = random.Random(seed)
+        self.step = 0  # number of accepted act() calls; increases on every action
+        self._events: list[Event] = []
+        self._actions: list[ActionRecord] = []
+        self._result: Result | None = None
+        self._aborted: str | None = None
+        self._outbox: list[Event] = []
+
+    # -- the contract ------------------------------------------------------------------------
+    @abstractmethod
+    def pending(self) -> frozenset[int]:
+        """Seats whose decision is awaited now (several = simultaneous decision)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-serialisable dict of exactly what `seat` may know (None = spectator)."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> ActionSpace:
+        """What `seat` may do now (NO_ACTION when it is not pending)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
+        """Apply the rules to one action; emit events; return (outcome, error)."""
+
+    @property
+    def over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    def act(self, seat: int, action: Action, *, meta: Mapping[str, Any] | None = None
+            ) -> list[Event]:
+        """Submit `seat`'s action; returns the events it produced (all visibilities)."""
+        self._check_seat(seat)
+        if self.over:
+            raise GameOverError("the game is over")
+        if seat not in self.pending():
+            raise NotYourTurnError(f"seat {seat} is not to act now "
+                                   f"(waiting for {sorted(self.pending())})")
+        if not isinstance(action, (str, Mapping)):
+            raise TypeError("an action is text or a mapping of a structured action")
+        self._outbox = []
+        step = self.step
+        outcome, error = self._apply(seat, action)
+        raw = action if isinstance(action, str) else dict(action)
+        self._actions.append(ActionRecord(seat, step, raw, outcome, error, dict(meta or {})))
+        self.step += 1
+        out, self._outbox = self._outbox, []
+        return out
+
+    def abort(self, reason: str) -> list[Event]:
+        """End the game as void (timeouts, provider failures, disconnects): no rewards."""
+        if self.over:
+            raise GameOverError("the game is over")
+        self._outbox = []
+        self._aborted = reason
+        self.emit("game_aborted", {"reason": reason})
+        self.finish({s: 0.0 for s in range(self.players)}, (), reason, void=True)
+        out, self._outbox = self._outbox, []
+        return out
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        """Events `seat` may see with seq >= since."""
+        return [e for e in self._events[since:] if e.visible(seat)]
+
+    @property
+    def events(self) -> list[Event]:
+        return list(self._events)
+
+    @property
+    def actions(self) -> list[ActionRecord]:
+        return list(self._actions)
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.env.id, self.env.rules_version, self.config.to_json(), self.seed,
+                          self.players, list(self._actions), list(self._events), self._result,
+                          self._aborted)
+
+    # -- helpers for subclasses ---------------------------------------------------------------
+    def emit(self, type: str, data: Mapping[str, Any], visible_to: Visibility | Sequence[int]
+             = "all") -> Event:
+        vis: Visibility = "all" if visible_to == "all" else tuple(sorted(visible_to))
+        event = Event(len(self._events), self.step, type, dict(data), vis)
+        self._events.append(event)
+        self._outbox.append(event)
+        return event
+
+    def finish(self, rewards: Mapping[int, float], winners: Sequence[int], reason: str, *,
+               teams: Sequence[Sequence[int]] = (), void: bool = False) -> None:
+        self._result = Result(dict(rewards), tuple(winners), reason,
+                              tuple(tuple(t) for t in teams), void)
+        self.emit("game_over", self._result.to_json())
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise UnknownSeatError(f"no seat {seat!r}; seats are 0..{self.players - 1}")
+
+
+# ---------------------------------------------------------------------------------------- env
+class Env(ABC):
+    """Static description of an environment and the factory of its games."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str]  # one line, shown in lobbies and `parlor envs`
+    players: ClassVar[tuple[int, ...]]
+    rules_version: ClassVar[str]
+    Config: ClassVar[type[Config]]
+    presets: ClassVar[Mapping[str, Config]]
+    default_preset: ClassVar[str] = "paper"
+    seat_names: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def new_game(self, config: Config, seed: int, players: int) -> Game:
+        """Start a game; call `check_players` and `config.validate()` first."""
+
+    @abstractmethod
+    def render(self, view: Mapping[str, Any]) -> str:
+        """The text an LLM or a transcript pane reads for this view (engine/<env>/text.py)."""
+
+    @abstractmethod
+    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
+        """The paper's metrics for one game (engine/<env>/metrics.py):
+        {"game": {name: value}, "seats": {"0": {name: value}, ...}} with JSON values."""
+
+    @abstractmethod
+    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
+        """Metrics across games (per seat index and overall), e.g. for `parlor sim` summaries."""
+
+    def seat_name(self, seat: int) -> str:
+        return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat}"
+
+    def check_players(self, players: int) -> None:
+        if players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise ConfigError(f"{self.id} is played by {allowed} players, not {players}")
+
+    def config(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None
+               ) -> Config:
+        """Resolve a preset name plus overrides into a validated config."""
+        name = preset or self.default_preset
+        if name not in self.presets:
+            raise ConfigError(f"unknown preset {name!r} for {self.id}; "
+                              f"valid presets: {', '.join(self.presets)}")
+        data = self.presets[name].to_json()
+        data.update(overrides or {})
+        return self.Config.from_json(data)
+
+    def default_players(self) -> int:
+        return self.players[0]
+
+    def replay(self, record: GameRecord) -> Game:
+        """Rebuild a game from its record by replaying every action from the seed."""
+        game = self.new_game(self.Config.from_json(record.config), record.seed, record.players)
+        for a in record.actions:
+            game.act(a.seat, a.raw, meta=a.meta)
+        if record.aborted is not None and not game.over:
+            game.abort(record.aborted)
+        return game
+
+    def describe(self) -> dict[str, Any]:
+        """JSON description for lobbies: id, title, players, presets with their configs."""
+        return {"id": self.id, "title": self.title, "description": self.description,
+                "players": list(self.players), "rules_version": self.rules_version,
+                "default_preset": self.default_preset,
+                "presets": {k: v.to_json() for k, v in self.presets.items()},
+                "seat_names": list(self.seat_names)}
+
+
+def field_names(config_cls: type[Config]) -> list[str]:
+    return [f.name for f in dataclasses.fields(config_cls)]
+
+
+__all__ = [
+    "JSON", "Action", "EngineError", "ConfigError", "UnknownEnvError", "NotYourTurnError",
+    "UnknownSeatError", "GameOverError", "Event", "Visibility", "Option", "Field", "ActionSpace",
+    "NO_ACTION", "Result", "ActionRecord", "GameRecord", "Config", "Game", "Env", "field_names",
+]

@@ -1,0 +1,1 @@
+"""Parlor's asyncio websocket server: protocol, tables, seats, timers, store, ratings."""

@@ -1,0 +1,84 @@
+"""`parlor` command line. Parsing and validation only; each command lives in its own module.
+
+Bad arguments exit with status 2 and a message naming the problem and the valid choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+DEFAULT_DB = "saves/parlor.db"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="parlor", description="Social-reasoning games for people and "
+                                "language models. With no command: play locally.")
+    p.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    p.add_argument("--name", default=None, help="your player name (default: your login name)")
+    sub = p.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="join a remote server with the TUI")
+    play.add_argument("--server", required=True, help="ws://HOST:PORT")
+    play.add_argument("--name", default=None, help="your player name")
+
+    serve = sub.add_parser("serve", help="run a game server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--db", default=DEFAULT_DB)
+    serve.add_argument("--turn-timeout", type=float, default=300.0,
+                       help="seconds a human has for one decision before the game is void")
+    serve.add_argument("--disconnect-grace", type=float, default=60.0,
+                       help="seconds a disconnected human may take to resume")
+
+    sim = sub.add_parser("sim", help="play bot games headless and print a summary")
+    sim.add_argument("env", help="environment id (see `parlor envs`)")
+    sim.add_argument("--seat", action="append", required=True, metavar="SPEC",
+                     help="bot for the next seat, e.g. random or scripted:adaptive (repeat)")
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--preset", default=None)
+    sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a config value (repeat)")
+    sim.add_argument("--db", default=None, help="also store the games in this SQLite file")
+
+    sub.add_parser("envs", help="list the environments and their presets")
+    return p
+
+
+def _cmd_envs() -> int:
+    from engine.registry import all_envs
+
+    for env in all_envs():
+        players = "/".join(map(str, env.players))
+        print(f"{env.id:20} {players:>5} players  {env.description}")
+        print(f"{'':20} presets: {', '.join(env.presets)} (default {env.default_preset})")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "envs":
+            return _cmd_envs()
+        if args.command == "serve":
+            from server.serve import run_serve
+
+            return run_serve(args)
+        if args.command == "sim":
+            from server.sim import run_sim
+
+            return run_sim(args, parser)
+        from tui.launch import run_local, run_remote
+
+        if args.command == "play":
+            return run_remote(args.server, args.name)
+        return run_local(args.db, args.name)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

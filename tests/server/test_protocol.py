@@ -1,0 +1,58 @@
+"""Protocol v1 message validation: every malformed request gets a precise error code."""
+
+import json
+
+import pytest
+
+from server import protocol as p
+
+
+def parse(obj):
+    return p.parse_client_message(json.dumps(obj))
+
+
+def test_valid_requests_parse():
+    r = parse(p.request("hello", 1, name="ada"))
+    assert (r.type, r.id, r["name"]) == ("hello", 1, "ada")
+    r = parse(p.request("act", "x", table_id="t1", turn=3, action={"A": 20}))
+    assert r["action"] == {"A": 20} and r.get("missing") is None
+
+
+@pytest.mark.parametrize("raw,code", [
+    ("{not json", p.BAD_JSON),
+    ("[1, 2]", p.BAD_MESSAGE),
+    (json.dumps({"type": "hello", "name": "a"}), p.BAD_VERSION),
+    (json.dumps({"v": 2, "type": "hello", "name": "a"}), p.BAD_VERSION),
+    (json.dumps({"v": 1, "type": "launch_missiles"}), p.UNKNOWN_TYPE),
+    (json.dumps({"v": 1, "type": "hello"}), p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "hello", "name": ""}), p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "hello", "name": "x" * 41}), p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "join", "table_id": 5}), p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "act", "table_id": "t", "turn": True, "action": "x"}),
+     p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "act", "table_id": "t", "turn": 1, "action": "x",
+                 "extra": 1}), p.BAD_MESSAGE),
+    (json.dumps({"v": 1, "type": "act", "table_id": "t", "turn": 1, "action": "x" * 4001}),
+     p.TOO_LARGE),
+    ("x" * (p.MAX_MESSAGE_BYTES + 1), p.TOO_LARGE),
+    (b"\xff\xfe", p.BAD_JSON),
+])
+def test_malformed_requests_are_refused_with_a_code(raw, code):
+    with pytest.raises(p.ProtocolError) as err:
+        p.parse_client_message(raw)
+    assert err.value.code == code and err.value.message
+
+
+def test_error_reply_carries_the_request_id():
+    with pytest.raises(p.ProtocolError) as err:
+        parse({"v": 1, "type": "nope", "id": 42})
+    reply = p.error(err.value.code, err.value.message, err.value.ref)
+    assert reply == {"v": 1, "type": "error", "ref": 42, "code": p.UNKNOWN_TYPE,
+                     "message": err.value.message}
+
+
+def test_server_messages_round_trip():
+    msg = p.message("your_turn", 7, table_id="t", turn=1)
+    assert p.decode_server_message(p.encode(msg)) == msg
+    with pytest.raises(ValueError):
+        p.decode_server_message(json.dumps({"v": 1, "type": "hello"}))
