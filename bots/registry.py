@@ -42,6 +42,15 @@ def make_bot(spec: str, env_id: str, seed: int = 0) -> Bot:
     _load_scripted()
     if spec == "random":
         return RandomBot(seed)
+    from bots.llm.spec import is_llm_spec  # light; the LLM SDKs load only for LLM seats
+
+    if is_llm_spec(spec):
+        from bots.llm import make_llm_bot
+
+        try:
+            return make_llm_bot(spec, env_id, seed)
+        except ValueError as e:  # malformed spec or settings, missing API key
+            raise BotSpecError(str(e)) from e
     kind, _, name = spec.partition(":")
     if kind == "scripted" and name in SCRIPTED.get(env_id, {}):
         bot = SCRIPTED[env_id][name][0](seed)

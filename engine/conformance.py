@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any
 
-from engine.core import (ActionSpace, Env, Game, GameRecord, NotYourTurnError, UnknownSeatError)
+from engine.core import ActionSpace, Env, Game, GameRecord, NotYourTurnError, UnknownSeatError
 from engine.sampling import random_action
 
 GARBAGE = ["", "   ", "[", "]]]][[[", "\x00\x01\x7f", "[Z99 Q-1]", "ignore previous instructions",
@@ -92,7 +92,7 @@ def play_random(env: Env, preset: str, players: int, seed: int, *, garbage_rate:
         if checks:
             _check_views(game)
             _check_misuse(game)
-            _check_hidden_pending(game, rng)
+            _check_hidden_pending(game, random.Random(steps))  # own rng: keep the twin in step
         seat = rng.choice(sorted(game.pending()))
         if rng.random() < garbage_rate:
             action: Any = rng.choice(GARBAGE)

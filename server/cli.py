@@ -44,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--db", default=None, help="also store the games in this SQLite file")
 
     sub.add_parser("envs", help="list the environments and their presets")
+
+    bots = sub.add_parser("bots", help="inspect bots")
+    bots_sub = bots.add_subparsers(dest="bots_command", required=True)
+    check = bots_sub.add_parser("check", help="verify an LLM bot spec end to end")
+    check.add_argument("spec", help="e.g. openai:gpt-4o-mini or openai-compatible:llama3@URL")
+    check.add_argument("--env", default="colonel-blotto", help="env whose prompt is tried")
     return p
 
 
@@ -63,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "envs":
             return _cmd_envs()
+        if args.command == "bots":
+            from bots.llm.check import run_bots_check
+
+            return run_bots_check(args.spec, env_id=args.env)
         if args.command == "serve":
             from server.serve import run_serve
 

@@ -1,0 +1,161 @@
+"""The LLM bot: prompt from the env's builder, call the model (with retries and limits), read
+the action with the engine's own parser, re-ask once on an unusable answer, account for usage.
+
+A model's bad answer is never an exception: after the single re-ask the reply goes to the engine,
+whose invalid-move policy applies. Only a failed call (provider down, key refused, retries
+exhausted) raises BotError; the error carries the transcript so far as `.transcript`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import random
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.base import Bot, BotError, Decision
+from bots.llm.context import build_prompt
+from bots.llm.limits import limits_for
+from bots.llm.prices import Price, find_price, load_prices
+from bots.llm.providers import Completion, Provider, make_provider
+from bots.llm.retry import CallRecord, Sleep, call_with_retries
+from bots.llm.spec import LLMSpec
+from bots.prompts import PromptBuilder, builder_for
+
+
+class MissingKeyError(ValueError):
+    """The environment lacks the API key a spec needs."""
+
+
+@dataclass
+class _Tally:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    cost: float = 0.0
+    retries: int = 0
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+
+
+def prompt_hash(builder: type[PromptBuilder]) -> str:
+    """Hash of the source of every prompt module the builder's texts come from."""
+    digest = hashlib.sha256()
+    for cls in builder.__mro__:
+        if issubclass(cls, PromptBuilder):
+            digest.update(inspect.getsource(sys.modules[cls.__module__]).encode())
+    return digest.hexdigest()[:16]
+
+
+class LLMBot(Bot):
+    def __init__(self, spec: LLMSpec, env_id: str, seed: int = 0, *,
+                 environ: Mapping[str, str] | None = None, sleep: Sleep = asyncio.sleep,
+                 provider: Provider | None = None) -> None:
+        key = spec.api_key(environ)
+        if key is None:
+            raise MissingKeyError(f"{spec.identity} needs an API key: set {spec.key_var} in the "
+                                  f"environment of the process that runs the bot")
+        self.spec = spec
+        self.identity = spec.identity
+        self.env_id = env_id
+        self.builder = builder_for(env_id)
+        self.provider = provider or make_provider(spec, key)
+        self.price: Price | None = find_price(load_prices(environ), spec.provider, spec.model,
+                                              spec.identity)
+        self.rng = random.Random(seed)  # backoff jitter only
+        self.sleep = sleep
+
+    def settings(self) -> dict[str, Any]:
+        return {
+            "identity": self.identity, "provider": self.spec.provider, "model": self.spec.model,
+            "base_url": self.spec.base_url, "base_url_from": self.spec.base_url_from,
+            "sampling": self.spec.settings.to_json(),
+            "seed_sent": self.spec.settings.seed is not None and self.spec.provider != "anthropic",
+            "prompt": {"builder": type(self.builder).__name__,
+                       "hash": prompt_hash(type(self.builder))},
+            "price_per_mtok": self.price.to_json() if self.price else None,
+        }
+
+    async def aclose(self) -> None:
+        """Release the HTTP connections (call when the table is done with the bot)."""
+        await self.provider.aclose()
+
+    async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
+                     memory: dict[str, Any]) -> Decision:
+        started = time.perf_counter()
+        settings, builder = self.spec.settings, self.builder
+        params = settings.for_phase(builder.phase(view, legal))
+        prompt = build_prompt(builder, view, legal, settings.context_tokens)
+        tally = _Tally()
+        tally.transcript += [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": prompt.user, "history_cut": prompt.cut,
+             "lines_cut": prompt.lines_cut, "params": params},
+        ]
+        messages = [{"role": "user", "content": prompt.user}]
+        reply = await self._call(prompt.system, messages, params, tally)
+        action = builder.extract(reply, view, legal)
+        verdict = builder.check(action, view, legal)
+        reasks = 0
+        if verdict is not None and settings.reask:
+            reasks = 1
+            note = builder.reask(verdict, legal)
+            messages += [{"role": "assistant", "content": reply},
+                         {"role": "user", "content": note}]
+            tally.transcript.append({"role": "user", "content": note, "reask": verdict.kind,
+                                     "error": verdict.message})
+            reply = await self._call(prompt.system, messages, params, tally)
+            action = builder.extract(reply, view, legal)
+            verdict = builder.check(action, view, legal)
+        tally.transcript.append({"action": action, "accepted_by_parser": verdict is None,
+                                 "error": verdict.message if verdict else None})
+        stats = memory.setdefault("llm", {"decisions": 0, "reasks": 0, "history_cuts": 0})
+        stats["decisions"] += 1
+        stats["reasks"] += reasks
+        stats["history_cuts"] += prompt.cut > 0
+        return Decision(action=action, raw_output=reply,
+                        latency_ms=(time.perf_counter() - started) * 1000,
+                        prompt_tokens=tally.prompt_tokens,
+                        completion_tokens=tally.completion_tokens,
+                        cached_tokens=tally.cached_tokens, cost=tally.cost,
+                        retries=tally.retries, transcript=tally.transcript)
+
+    async def _call(self, system: str, messages: list[dict[str, str]], params: dict[str, Any],
+                    tally: _Tally) -> str:
+        settings = self.spec.settings
+        limits = limits_for(self.identity, settings.concurrency, settings.rpm)
+        record = CallRecord()
+
+        async def attempt() -> Completion:
+            async with limits.slot() as waited:
+                record.waited += waited
+                return await self.provider.complete(system, list(messages), params)
+
+        try:
+            completion = await call_with_retries(attempt, settings, self.rng, record,
+                                                 what=self.identity, sleep=self.sleep)
+        except BotError as e:
+            tally.transcript.append({"role": "assistant", "content": None,
+                                     "failed_attempts": record.failures})
+            e.transcript = tally.transcript  # type: ignore[attr-defined]
+            raise
+        cost = self.price.cost(completion.prompt_tokens, completion.completion_tokens,
+                               completion.cached_tokens) if self.price else 0.0
+        tally.prompt_tokens += completion.prompt_tokens
+        tally.completion_tokens += completion.completion_tokens
+        tally.cached_tokens += completion.cached_tokens
+        tally.cost += cost
+        tally.retries += record.retries
+        tally.transcript.append({
+            "role": "assistant", "content": completion.text,
+            "finish_reason": completion.finish_reason,
+            "usage": {"latency_ms": round(completion.latency_ms, 3),
+                      "prompt_tokens": completion.prompt_tokens,
+                      "completion_tokens": completion.completion_tokens,
+                      "cached_tokens": completion.cached_tokens, "cost": cost},
+            "failed_attempts": record.failures, "waited_s": round(record.waited, 3)})
+        return completion.text

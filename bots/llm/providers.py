@@ -1,0 +1,217 @@
+"""One chat call through the official SDKs, with errors sorted into retryable or not.
+
+The SDKs' own retries are switched off (max_retries=0): `bots.llm.retry` owns retries so that
+every attempt, wait and Retry-After lands in the transcript and the limits apply per attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import time
+import weakref
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+import openai
+
+from bots.llm.spec import LLMSpec
+
+
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int  # all prompt tokens, cached ones included
+    completion_tokens: int
+    cached_tokens: int
+    finish_reason: str | None
+    latency_ms: float
+
+
+class ProviderError(Exception):
+    """A failed call. `retryable`: worth another attempt (timeouts, 429, 5xx, resets, garbled
+    bodies); `retry_after`: seconds the server asked us to wait, if it said."""
+
+    def __init__(self, message: str, *, retryable: bool, status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds from `retry-after-ms`, or `retry-after` as seconds or an HTTP date."""
+    if headers is None:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return max(float(headers["retry-after-ms"]) / 1000, 0.0)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(float(value), 0.0)
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(value)
+            return max(when.timestamp() - time.time(), 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def classify(exc: BaseException) -> ProviderError:
+    """Turn an SDK or transport exception into a ProviderError."""
+    if isinstance(exc, ProviderError):
+        return exc
+    if isinstance(exc, (TimeoutError, openai.APITimeoutError, anthropic.APITimeoutError)):
+        return ProviderError("the call timed out", retryable=True)
+    if isinstance(exc, (openai.APIConnectionError, anthropic.APIConnectionError)):
+        return ProviderError(f"connection failed: {exc}", retryable=True)
+    if isinstance(exc, (openai.APIStatusError, anthropic.APIStatusError)):
+        status = exc.status_code
+        retryable = status in RETRYABLE_STATUS or status >= 500
+        hint = {401: " (is the API key right?)", 403: " (does the key have access?)",
+                404: " (is the model name or base URL right?)"}.get(status, "")
+        return ProviderError(f"HTTP {status}: {_short(exc.message)}{hint}", retryable=retryable,
+                             status=status, retry_after=retry_after_seconds(exc.response.headers))
+    if isinstance(exc, ValueError):  # an unreadable (e.g. truncated) JSON body
+        return ProviderError(f"unreadable response: {_short(str(exc))}", retryable=True)
+    return ProviderError(f"{type(exc).__name__}: {_short(str(exc))}", retryable=False)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+class Provider(ABC):
+    """Talks to one endpoint. Clients are made per event loop (their pools are loop-bound)."""
+
+    def __init__(self, spec: LLMSpec, api_key: str) -> None:
+        self.spec = spec
+        self.api_key = api_key
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = \
+            weakref.WeakKeyDictionary()
+
+    def client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if loop not in self._clients:
+            self._clients[loop] = self._make_client()
+        return self._clients[loop]
+
+    async def aclose(self) -> None:
+        """Close this loop's HTTP client (an unclosed one is only freed when collected)."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
+    async def complete(self, system: str, messages: list[dict[str, str]],
+                       params: dict[str, Any]) -> Completion:
+        """One attempt; raises ProviderError."""
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.spec.settings.timeout):
+                response = await self._create(system, messages, params)
+            completion = self._read(response)
+        except Exception as exc:  # every failure becomes a ProviderError the caller judges
+            raise classify(exc) from exc
+        completion.latency_ms = (time.perf_counter() - started) * 1000
+        return completion
+
+    async def list_models(self) -> list[str]:
+        """Model ids the endpoint offers (for `parlor bots check`)."""
+        try:
+            async with asyncio.timeout(self.spec.settings.timeout):
+                page = await self.client().models.list()
+        except Exception as exc:
+            raise classify(exc) from exc
+        return [m.id for m in getattr(page, "data", [])]
+
+    @abstractmethod
+    def _make_client(self) -> Any: ...
+
+    @abstractmethod
+    async def _create(self, system: str, messages: list[dict[str, str]],
+                      params: dict[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def _read(self, response: Any) -> Completion: ...
+
+
+class OpenAIProvider(Provider):
+    """OpenAI chat completions; also every OpenAI-compatible server (vLLM, Ollama, llama.cpp,
+    OpenRouter), which take `max_tokens` rather than `max_completion_tokens`."""
+
+    def _make_client(self) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(api_key=self.api_key, base_url=self.spec.base_url,
+                                  max_retries=0, timeout=self.spec.settings.timeout)
+
+    async def _create(self, system: str, messages: list[dict[str, str]],
+                      params: dict[str, Any]) -> Any:
+        kwargs: dict[str, Any] = {}
+        tokens_key = "max_completion_tokens" if self.spec.provider == "openai" else "max_tokens"
+        kwargs[tokens_key] = params["max_tokens"]
+        for key in ("temperature", "top_p", "reasoning_effort"):
+            if params.get(key) is not None:
+                kwargs[key] = params[key]
+        if self.spec.settings.seed is not None:
+            kwargs["seed"] = self.spec.settings.seed
+        return await self.client().chat.completions.create(
+            model=self.spec.model, messages=[{"role": "system", "content": system}, *messages],
+            **kwargs)
+
+    def _read(self, response: Any) -> Completion:
+        try:
+            choice = response.choices[0]
+            text = choice.message.content or ""
+            usage = response.usage
+        except (AttributeError, IndexError, TypeError):
+            raise ProviderError(f"response without a message: {_short(repr(response))}",
+                                retryable=True) from None
+        details = getattr(usage, "prompt_tokens_details", None)
+        return Completion(text, getattr(usage, "prompt_tokens", 0) or 0,
+                          getattr(usage, "completion_tokens", 0) or 0,
+                          getattr(details, "cached_tokens", 0) or 0, choice.finish_reason, 0.0)
+
+
+class AnthropicProvider(Provider):
+    def _make_client(self) -> anthropic.AsyncAnthropic:
+        return anthropic.AsyncAnthropic(api_key=self.api_key, base_url=self.spec.base_url,
+                                        max_retries=0, timeout=self.spec.settings.timeout)
+
+    async def _create(self, system: str, messages: list[dict[str, str]],
+                      params: dict[str, Any]) -> Any:
+        kwargs: dict[str, Any] = {}
+        # This SDK version no longer lists sampling knobs; the API still takes them in the body.
+        extra = {k: params[k] for k in ("temperature", "top_p") if params.get(k) is not None}
+        if extra:
+            kwargs["extra_body"] = extra
+        if params.get("reasoning_effort") is not None:
+            kwargs["output_config"] = {"effort": params["reasoning_effort"]}
+        return await self.client().messages.create(
+            model=self.spec.model, system=system, messages=messages,
+            max_tokens=params["max_tokens"], **kwargs)
+
+    def _read(self, response: Any) -> Completion:
+        try:
+            blocks = response.content
+            usage = response.usage
+            text = "".join(b.text for b in blocks if getattr(b, "type", "") == "text")
+        except (AttributeError, TypeError):
+            raise ProviderError(f"response without a message: {_short(repr(response))}",
+                                retryable=True) from None
+        cached = getattr(usage, "cache_read_input_tokens", 0) or 0
+        written = getattr(usage, "cache_creation_input_tokens", 0) or 0
+        prompt = (getattr(usage, "input_tokens", 0) or 0) + cached + written
+        return Completion(text, prompt, getattr(usage, "output_tokens", 0) or 0, cached,
+                          getattr(response, "stop_reason", None), 0.0)
+
+
+def make_provider(spec: LLMSpec, api_key: str) -> Provider:
+    if spec.provider == "anthropic":
+        return AnthropicProvider(spec, api_key)
+    return OpenAIProvider(spec, api_key)

@@ -1,0 +1,113 @@
+"""What an LLM bot needs from an env to play it: rules and role (system prompt), the per-turn
+text (the env's own `render(view)`, with history that can be cut to fit a context window), how
+to answer, which part of a reply is the action, and whether the engine would accept it.
+
+`PromptBuilder` works for any env (it knows only the engine contract); per-env builders in this
+package override pieces. Checks call the engine's own parser and rules: a builder never invents
+or repairs a move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.core import Env
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why an answer would not be accepted. `unparseable`: the engine cannot read it; `illegal`:
+    it reads as a move the rules do not allow now."""
+
+    kind: Literal["unparseable", "illegal"]
+    message: str
+    read_as: str | None = None  # the move as the parser read it (for illegal answers)
+
+
+def strip_reasoning(reply: str) -> str:
+    """Drop <think>…</think> blocks some open models (Qwen3, DeepSeek-R1) put in their answer."""
+    text = _THINK.sub("", reply)
+    if "</think>" in text.lower():  # an opening tag lost to truncation: keep what follows
+        text = text[text.lower().rfind("</think>") + len("</think>"):]
+    return text.strip()
+
+
+class PromptBuilder:
+    """The default builder: generic rules from the env's description, no cuttable history."""
+
+    history_unit = "entries"  # what one history entry is, for the cut marker ("rounds")
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+
+    # -- the conversation ---------------------------------------------------------------------
+    def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        seat = view.get("seat")
+        role = self.env.seat_name(seat) if isinstance(seat, int) else "a player"
+        return (f"You are playing {self.env.title}, a game for several players: "
+                f"{self.env.description}\nYou are {role}. Each turn you get the game as you can "
+                f"see it; read it carefully and answer in the exact format asked for, because "
+                f"answers that do not follow the format count as invalid moves.")
+
+    def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        """Name of the decision kind (settings may override sampling per phase)."""
+        return str(view.get("public", {}).get("phase") or "play")
+
+    def history_length(self, view: Mapping[str, Any]) -> int:
+        """Entries of the view's history that may be cut (oldest first) to fit the context."""
+        return 0
+
+    def render(self, view: Mapping[str, Any], keep: int) -> str:
+        """The env's rendering of the view with only the `keep` most recent history entries."""
+        return self.env.render(view)
+
+    def summarize(self, view: Mapping[str, Any], cut: int) -> str:
+        """A short summary of the `cut` oldest history entries (shown where they were cut)."""
+        return ""
+
+    def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        """How to answer now, from the ActionSpace."""
+        kind, prompt = legal.get("kind"), legal.get("prompt", "")
+        syntax = legal.get("syntax", "")
+        lines = [f"Your turn: {prompt}".rstrip()]
+        if kind == "choice" and legal.get("options"):
+            lines.append("Options: " + "; ".join(f"{o['id']} = {o['label']}"
+                                                 for o in legal["options"]))
+        if kind == "text" and legal.get("max_chars"):
+            lines.append(f"Keep it under {legal['max_chars']} characters.")
+        if syntax:
+            lines.append(f"Finish your reply with your move in this format: {syntax}")
+        return "\n".join(lines)
+
+    # -- reading the answer ---------------------------------------------------------------------
+    def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        """The part of the reply that is the action (sent to the engine as text)."""
+        return strip_reasoning(reply)
+
+    def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
+              ) -> Verdict | None:
+        """None when the engine would accept `action`. The default knows no env syntax, so it
+        only checks length limits and leaves everything else to the engine's policy."""
+        limit = legal.get("max_chars")
+        if legal.get("kind") == "text" and limit and len(action) > limit:
+            return Verdict("illegal", f"the answer has {len(action)} characters, more than "
+                                      f"the limit of {limit}")
+        if not action.strip():
+            return Verdict("unparseable", "the answer is empty")
+        return None
+
+    def reask(self, verdict: Verdict, legal: Mapping[str, Any]) -> str:
+        """The follow-up message after an unusable answer."""
+        syntax = legal.get("syntax")
+        fmt = f" in the format {syntax}" if syntax else ""
+        if verdict.kind == "unparseable":
+            return (f"Your answer could not be read as a move: {verdict.message}. "
+                    f"Answer again, ending with your move{fmt}.")
+        read = f" was read as {verdict.read_as}, which" if verdict.read_as else ""
+        return (f"Your answer{read} is not allowed: {verdict.message}. "
+                f"Answer again with a legal move{fmt}.")
