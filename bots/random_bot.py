@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from bots.base import Bot, Decision
 from engine.core import ActionSpace, Field, Option

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Mapping, Sequence
+from typing import Any, ClassVar, Literal
 
 JSON = Any
 Action = str | Mapping[str, Any]

@@ -7,7 +7,7 @@ import importlib
 from engine.core import Env, UnknownEnvError
 
 # Package (under engine/) of every environment Parlor ships, in lobby order.
-ENV_PACKAGES = ("colonel_blotto",)
+ENV_PACKAGES = ("colonel_blotto", "three_player_ipd")
 
 _REGISTRY: dict[str, Env] = {}
 

@@ -45,6 +45,6 @@ def random_action(space: ActionSpace, rng: random.Random) -> dict[str, Any]:
     if target is None and "sum_max" in space.constraints:
         target = rng.randint(0, int(space.constraints["sum_max"]))
     if target is not None and ints:
-        for f, value in zip(ints, _split(rng, int(target), len(ints))):
+        for f, value in zip(ints, _split(rng, int(target), len(ints)), strict=True):
             action[f.name] = value
     return action

@@ -8,8 +8,9 @@ engine or the store so the TUI can import it alone.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024

@@ -1,0 +1,78 @@
+"""Three-player IPD metrics from game records: outcome, scores, cooperation rates per opponent
+and overall, mutual cooperation, chat volume, and the shared invalid-move attribution (IPD input
+can never be invalid, so it is always clean — reported so tables line up across games)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.attribution import error_attribution, mean, sum_seat_metrics
+from engine.core import GameRecord
+
+PLAYERS = 3
+
+
+def game_metrics(record: GameRecord) -> dict[str, Any]:
+    coop = [[0] * PLAYERS for _ in range(PLAYERS)]  # coop[s][o]: rounds s cooperated with o
+    rounds = 0
+    mutual = pairs = 0
+    messages = [0] * PLAYERS
+    scores = [0] * PLAYERS
+    for e in record.events:
+        if e.type == "round_resolved":
+            rounds += 1
+            scores = list(e.data["scores"])
+            for pair in e.data["pairs"]:
+                (a, b), (ca, cb) = pair["players"], pair["choices"]
+                coop[a][b] += ca == "cooperate"
+                coop[b][a] += cb == "cooperate"
+                mutual += ca == cb == "cooperate"
+                pairs += 1
+        elif e.type == "chat":
+            messages[e.data["seat"]] += 1
+    result = record.result
+    void = result is None or result.void
+    attribution = error_attribution(record)
+    seats: dict[str, dict[str, Any]] = {}
+    for s in range(PLAYERS):
+        others = [o for o in range(PLAYERS) if o != s]
+        seats[str(s)] = {
+            "reward": 0.0 if void else float(result.rewards.get(s, 0.0)),  # type: ignore[union-attr]
+            "win": int(not void and s in result.winners),  # type: ignore[union-attr]
+            "draw": int(not void and not result.winners),  # type: ignore[union-attr]
+            "loss": int(not void and bool(result.winners)  # type: ignore[union-attr]
+                        and s not in result.winners),  # type: ignore[union-attr]
+            "score": scores[s],
+            "cooperation_rate": sum(coop[s][o] for o in others) / (2 * rounds) if rounds else None,
+            **{f"cooperation_rate_vs_{o}": coop[s][o] / rounds if rounds else None
+               for o in others},
+            "messages": messages[s],
+            **attribution[str(s)],
+        }
+    game = {"rounds_played": rounds, "mutual_cooperation_rate": mutual / pairs if pairs else None,
+            "void": int(void), "draw": int(not void and not result.winners)}  # type: ignore[union-attr]
+    return {"game": game, "seats": seats}
+
+
+def aggregate_metrics(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """Sums and means per seat index and overall; void games are left out."""
+    counted = [m for m in (game_metrics(r) for r in records) if not m["game"]["void"]]
+    n = len(counted)
+    totals = sum_seat_metrics(counted, PLAYERS)
+    seats: dict[str, dict[str, Any]] = {}
+    for s in range(PLAYERS):
+        t = {k: totals[str(s)].get(k, 0) for k in ("reward", "win", "draw", "loss", "score",
+                                                     "messages", "invalid_caused")}
+        t["win_rate"] = t["win"] / n if n else None
+        t["mean_reward"] = t["reward"] / n if n else None
+        t["mean_score"] = t["score"] / n if n else None
+        t["cooperation_rate"] = mean([m["seats"][str(s)]["cooperation_rate"] for m in counted
+                                      if m["seats"][str(s)]["cooperation_rate"] is not None])
+        seats[str(s)] = t
+    overall = {"games": len(records), "counted": n, "void": len(records) - n,
+               "mutual_cooperation_rate": mean([m["game"]["mutual_cooperation_rate"]
+                                                for m in counted
+                                                if m["game"]["mutual_cooperation_rate"] is not None]),
+               "draw_rate": mean([m["game"]["draw"] for m in counted])}
+    return {"overall": overall, "seats": seats}

@@ -1,0 +1,261 @@
+"""Three-player Iterated Prisoner's Dilemma (MindGames §3).
+
+Each round: `communication_turns` chat turns in which players 0, 1, 2 speak in order (broadcast),
+then one decision turn in which all three choose at once, per opponent, to cooperate or defect
+(private until everyone has chosen). Each unordered pair scores the classic payoffs (R, T, S, P).
+After the last round the terminal reward follows `reward_rule`: "rank" (TextArena: equal scores
+form groups, ranked worst to best, reward -1 + 2g/(G-1); all tied -> 0) or "paper" (+1 to the
+highest total, -1 to the others). Invalid input is impossible: missing tokens mean cooperate.
+docs/rules/three-player-ipd.md states every decision where the paper and TextArena differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, ClassVar
+
+from engine.core import (
+    NO_ACTION,
+    Action,
+    ActionSpace,
+    Config,
+    ConfigError,
+    Env,
+    Field,
+    Game,
+    GameRecord,
+    Option,
+)
+from engine.three_player_ipd import metrics, syntax, text
+from engine.three_player_ipd.actions import CHOICES, COOPERATE, Decisions
+
+PLAYERS = 3
+SEAT_NAMES = ("Player 0", "Player 1", "Player 2")
+REWARD_RULES = ("rank", "paper")
+PAIRS = tuple(combinations(range(PLAYERS), 2))
+
+
+@dataclass(frozen=True)
+class IPDConfig(Config):
+    rounds: int = 5
+    communication_turns: int = 1
+    R: int = 3  # both cooperate
+    T: int = 5  # defect against a cooperator
+    S: int = 0  # cooperate against a defector
+    P: int = 1  # both defect
+    reward_rule: str = "rank"
+    max_chat_chars: int = 500
+
+    def validate(self) -> None:
+        if not 1 <= self.rounds <= 1000:
+            raise ConfigError(f"rounds must be between 1 and 1000, got {self.rounds}")
+        if not 0 <= self.communication_turns <= 20:
+            raise ConfigError("communication_turns must be between 0 and 20, got "
+                              f"{self.communication_turns}")
+        if not self.T > self.R > self.P > self.S:
+            raise ConfigError(f"payoffs must satisfy T > R > P > S for a prisoner's dilemma, got "
+                              f"T={self.T} R={self.R} P={self.P} S={self.S}")
+        if self.reward_rule not in REWARD_RULES:
+            raise ConfigError(f"unknown reward_rule {self.reward_rule!r}; valid rules: "
+                              f"{', '.join(REWARD_RULES)}")
+        if not 1 <= self.max_chat_chars <= 4000:
+            raise ConfigError(f"max_chat_chars must be between 1 and 4000, got "
+                              f"{self.max_chat_chars}")
+
+
+PRESETS: dict[str, IPDConfig] = {
+    "paper": IPDConfig(),
+    "paper-reward": IPDConfig(reward_rule="paper"),
+    "long": IPDConfig(rounds=10, communication_turns=2),
+    "textarena-0.7.4": IPDConfig(communication_turns=3),
+}
+
+
+def pair_payoff(a: str, b: str, config: IPDConfig) -> tuple[int, int]:
+    """Gains of two players who chose `a` and `b` against each other."""
+    if a == b:
+        return (config.R, config.R) if a == COOPERATE else (config.P, config.P)
+    return (config.S, config.T) if a == COOPERATE else (config.T, config.S)
+
+
+def terminal_rewards(scores: Sequence[int], rule: str) -> dict[int, float]:
+    """Rewards from final scores under the "rank" or "paper" rule; all tied -> 0 for everyone."""
+    seats = range(len(scores))
+    if len(set(scores)) == 1:
+        return dict.fromkeys(seats, 0.0)
+    if rule == "paper":
+        top = max(scores)
+        return {s: 1.0 if scores[s] == top else -1.0 for s in seats}
+    levels = sorted(set(scores))  # worst first; equal scores share a group
+    g_max = len(levels) - 1
+    return {s: -1.0 + 2.0 * levels.index(scores[s]) / g_max for s in seats}
+
+
+class IPDGame(Game):
+    config: IPDConfig
+
+    def __init__(self, env: Env, config: IPDConfig, seed: int, players: int) -> None:
+        super().__init__(env, config, seed, players)
+        self.round = 1
+        self.chat_turn = 0  # index of the current chat turn within the round
+        self.speaker = 0
+        self.scores = [0] * PLAYERS
+        self.chat: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []
+        self._decisions: list[Decisions | None] = [None] * PLAYERS
+        self._opponents = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAYERS))
+        self._chat_space = ActionSpace(
+            kind="text", prompt="Send one chat message to the other players.",
+            max_chars=config.max_chat_chars)
+        self._decide_spaces = tuple(self._decision_space(s) for s in range(PLAYERS))
+        self._start_round()
+
+    # -- the contract ------------------------------------------------------------------------
+    def pending(self) -> frozenset[int]:
+        if self.over:
+            return frozenset()
+        if self.phase == "chat":
+            return frozenset((self.speaker,))
+        return frozenset(s for s in range(PLAYERS) if self._decisions[s] is None)
+
+    @property
+    def phase(self) -> str:
+        return "chat" if self.chat_turn < self.config.communication_turns else "decide"
+
+    def legal(self, seat: int) -> ActionSpace:
+        if seat not in self.pending():
+            return NO_ACTION
+        return self._chat_space if self.phase == "chat" else self._decide_spaces[seat]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        c, result = self.config, self._result
+        public = {
+            "players": list(SEAT_NAMES), "rounds": c.rounds, "round": self.round,
+            "phase": "over" if result else self.phase,
+            "communication_turns": c.communication_turns, "chat_turn": self.chat_turn,
+            "speaker": self.speaker if not result and self.phase == "chat" else None,
+            "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P}, "reward_rule": c.reward_rule,
+            "scores": list(self.scores), "chat": list(self.chat), "history": list(self.history),
+            "decided": [d is not None for d in self._decisions],
+            "over": result is not None, "result": result.to_json() if result else None,
+        }
+        private: dict[str, Any] = {}
+        if seat is not None:
+            self._check_seat(seat)
+            mine = self._decisions[seat]
+            private = {"name": SEAT_NAMES[seat], "id": seat,
+                       "opponents": list(self._opponents[seat]),
+                       "decisions": None if mine is None
+                       else {str(o): ch for o, ch in mine.choices}}
+        return {"env": self.env.id, "seat": seat, "public": public, "private": private}
+
+    def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
+        if self.phase == "chat":
+            message = syntax.parse_chat(action, self.config.max_chat_chars)
+            entry = {"round": self.round, "turn": self.chat_turn, "seat": seat,
+                     "text": message.text}
+            self.chat.append(entry)
+            self.emit("chat", entry)
+            self._next_speaker()
+        else:
+            self._decisions[seat] = syntax.parse_decisions(action, self._opponents[seat])
+            self.emit("decision_submitted", {"seat": seat, "round": self.round})
+            if all(d is not None for d in self._decisions):
+                self._resolve_round()
+        return "ok", None
+
+    # -- rules ---------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        self.chat_turn, self.speaker = 0, 0
+        self._decisions = [None] * PLAYERS
+        self.emit("round_started", {"round": self.round, "rounds": self.config.rounds,
+                                    "communication_turns": self.config.communication_turns})
+        if self.phase == "decide":
+            self.emit("decisions_open", {"round": self.round})
+
+    def _next_speaker(self) -> None:
+        self.speaker += 1
+        if self.speaker == PLAYERS:
+            self.speaker = 0
+            self.chat_turn += 1
+            if self.phase == "decide":
+                self.emit("decisions_open", {"round": self.round})
+
+    def _resolve_round(self) -> None:
+        chosen = [d.choices for d in self._decisions]  # type: ignore[union-attr]
+        choice = [dict(c) for c in chosen]
+        gains = [0] * PLAYERS
+        pairs = []
+        for a, b in PAIRS:
+            ga, gb = pair_payoff(choice[a][b], choice[b][a], self.config)
+            gains[a] += ga
+            gains[b] += gb
+            pairs.append({"players": [a, b], "choices": [choice[a][b], choice[b][a]],
+                          "gains": [ga, gb]})
+        for s in range(PLAYERS):
+            self.scores[s] += gains[s]
+        entry = {"round": self.round, "pairs": pairs, "gains": gains,
+                 "scores": list(self.scores),
+                 "decisions": {str(s): {str(o): ch for o, ch in chosen[s]}
+                               for s in range(PLAYERS)}}
+        self.history.append(entry)
+        self.emit("round_resolved", entry)
+        if self.round >= self.config.rounds:
+            self._end()
+        else:
+            self.round += 1
+            self._start_round()
+
+    def _end(self) -> None:
+        rewards = terminal_rewards(self.scores, self.config.reward_rule)
+        best = max(rewards.values())
+        winners = () if len(set(rewards.values())) == 1 else \
+            tuple(s for s in range(PLAYERS) if rewards[s] == best)
+        scores = ", ".join(f"{SEAT_NAMES[s]} {self.scores[s]}" for s in range(PLAYERS))
+        if winners:
+            who = " and ".join(SEAT_NAMES[s] for s in winners)
+            reason = f"{who} {'wins' if len(winners) == 1 else 'win'} on final scores: {scores}"
+        else:
+            reason = f"all tied on final scores: {scores}"
+        self.finish(rewards, winners, reason)
+
+    def _decision_space(self, seat: int) -> ActionSpace:
+        opponents = self._opponents[seat]
+        options = tuple(Option(c, c) for c in CHOICES)
+        return ActionSpace(
+            kind="form",
+            prompt="Choose, for each opponent, to cooperate or defect (default cooperate).",
+            syntax=syntax.decision_text(Decisions(((opponents[0], "defect"),
+                                                   (opponents[1], COOPERATE)))),
+            fields=tuple(Field(str(o), f"Against {SEAT_NAMES[o]}", "choice", options=options,
+                               default=COOPERATE) for o in opponents))
+
+
+class ThreePlayerIPDEnv(Env):
+    id = "three-player-ipd"
+    title = "Three-player Iterated Prisoner's Dilemma"
+    description = "Three players chat, then each chooses to cooperate or defect with each other."
+    players = (PLAYERS,)
+    rules_version = "1"
+    Config = IPDConfig
+    presets: ClassVar[Mapping[str, Config]] = PRESETS
+    default_preset = "paper"
+    seat_names = SEAT_NAMES
+
+    def new_game(self, config: Config, seed: int, players: int) -> IPDGame:
+        self.check_players(players)
+        if not isinstance(config, IPDConfig):
+            raise ConfigError(f"{self.id} needs an IPDConfig, got {type(config).__name__}")
+        config.validate()
+        return IPDGame(self, config, seed, players)
+
+    def render(self, view: Mapping[str, Any]) -> str:
+        return text.render(view)
+
+    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
+        return metrics.game_metrics(record)
+
+    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
+        return metrics.aggregate_metrics(records)
