@@ -1,0 +1,295 @@
+"""The websocket server: connections, players, the lobby, and requests routed to tables.
+
+Every request is validated by server.protocol; anything refused becomes an `error` reply and the
+connection (and every game) goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from bots.base import BotError
+from bots.registry import BotSpecError, available, make_bot
+from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
+from engine.registry import all_envs, get
+from server import protocol as p
+from server.outbound import history_message
+from server.store import Store
+from server.tables import BOT_FAILURE_POLICIES, Player, Seat, Table, TableOptions
+
+log = logging.getLogger("parlor.server")
+SERVER_VERSION = "0.1.0"
+
+
+class Connection:
+    """One websocket; `player` is set by hello."""
+
+    def __init__(self, ws: ServerConnection) -> None:
+        self.ws = ws
+        self.player: Player | None = None
+
+    async def send(self, msg: Mapping[str, Any]) -> None:
+        await self.ws.send(p.encode(msg))
+
+
+class Server:
+    def __init__(self, db_path: str, *, turn_timeout: float = 300.0,
+                 disconnect_grace: float = 60.0, bot_timeout: float = 900.0) -> None:
+        self.db_path = db_path
+        self.options = dict(turn_timeout=turn_timeout, disconnect_grace=disconnect_grace,
+                            bot_timeout=bot_timeout)
+        self.store: Store | None = None
+        self.tables: dict[str, Table] = {}
+        self.players: dict[str, Player] = {}  # by token
+        self._ids = itertools.count(1)
+        self._server: Any = None
+        self.port: int | None = None
+        self.host = "127.0.0.1"
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.store = await Store.open(self.db_path)
+        self.host = host
+        self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("Parlor server on %s (db %s)", self.url, self.db_path)
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            await table.close()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        if self.store is not None:
+            await self.store.close()
+
+    # -- connections ---------------------------------------------------------------------------
+    async def _handle(self, ws: ServerConnection) -> None:
+        conn = Connection(ws)
+        try:
+            async for raw in ws:
+                await self._on_message(conn, raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            await self._on_close(conn)
+
+    async def _on_message(self, conn: Connection, raw: str | bytes) -> None:
+        ref = None
+        try:
+            req = p.parse_client_message(raw)
+            ref = req.id
+            if req.type != "hello" and conn.player is None:
+                raise p.ProtocolError(p.NOT_HELLO, "say hello first", ref)
+            await getattr(self, f"_on_{req.type}")(conn, req)
+        except p.ProtocolError as e:
+            await self._reply(conn, p.error(e.code, e.message, e.ref if e.ref is not None
+                                            else ref))
+        except Exception as e:  # noqa: BLE001 - a bug must not drop the connection
+            log.exception("internal error")
+            await self._reply(conn, p.error(p.INTERNAL, f"internal error: {e}", ref))
+
+    async def _reply(self, conn: Connection, msg: Mapping[str, Any]) -> None:
+        try:
+            await conn.send(msg)
+        except ConnectionClosed:
+            pass
+
+    async def _on_close(self, conn: Connection) -> None:
+        player = conn.player
+        if player is None:
+            return
+        player.conns.discard(conn)
+        for table in self.tables.values():
+            table.spectators.discard(conn)
+            seat = table.seat_of(player)
+            if seat is not None and not player.conns and table.status == "playing":
+                seat.disconnected_since = asyncio.get_running_loop().time()
+                await table.broadcast_table()
+
+    # -- requests -----------------------------------------------------------------------------
+    async def _on_hello(self, conn: Connection, req: p.Request) -> None:
+        token = req.get("token")
+        player = self.players.get(token) if token else None
+        if player is None:
+            player = Player(name=req["name"].strip(), token=secrets.token_urlsafe(16))
+            self.players[player.token] = player
+        conn.player = player
+        player.conns.add(conn)
+        await self._reply(conn, p.message(
+            "welcome", req.id, player={"id": player.identity, "name": player.name,
+                                       "token": player.token},
+            server={"version": SERVER_VERSION, "protocol": p.VERSION},
+            envs=[e.describe() for e in all_envs()],
+            bots={e.id: available(e.id) for e in all_envs()}))
+
+    async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
+        await self._reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
+
+    async def _on_list_tables(self, conn: Connection, req: p.Request) -> None:
+        await self._reply(conn, p.message("tables", req.id,
+                                          tables=[t.summary() for t in self.tables.values()]))
+
+    async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
+        table = self.create_table(req["env"], req.get("preset"), req.get("config") or {},
+                                  req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id)
+        assert conn.player is not None
+        join_seat = req.get("join_seat")
+        if join_seat is not None:
+            await self._join(conn, table, join_seat, req.id)
+        else:
+            await self._reply(conn, p.message("table", req.id, table=table.summary(),
+                                              your_seat=None))
+            await table.maybe_start()
+
+    def create_table(self, env_id: str, preset: str | None, overrides: Mapping[str, Any],
+                     specs: list[Any], seed: int | None, on_bot_failure: str | None = None,
+                     ref: Any = None) -> Table:
+        """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid."""
+        try:
+            env = get(env_id)
+        except UnknownEnvError as e:
+            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
+        try:
+            config = env.config(preset, overrides)
+            env.check_players(len(specs))
+        except ConfigError as e:
+            raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
+        policy = on_bot_failure or "void"
+        if policy not in BOT_FAILURE_POLICIES:
+            raise p.ProtocolError(p.BAD_CONFIG, f"unknown on_bot_failure {policy!r}; valid: "
+                                                f"{', '.join(BOT_FAILURE_POLICIES)}", ref)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        seats = []
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, str):
+                raise p.ProtocolError(p.BAD_SEAT, f"seat {i} must be a string spec", ref)
+            bot = None
+            if spec != "human":
+                try:
+                    bot = make_bot(spec, env.id, seed * 1000 + i)
+                except (BotSpecError, BotError) as e:
+                    raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}; or 'human'", ref) from None
+            seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
+        table_id = f"t{next(self._ids)}"
+        assert self.store is not None
+        table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
+                      self.store, TableOptions(on_bot_failure=policy, **self.options))
+        self.tables[table_id] = table
+        return table
+
+    def _table(self, req: p.Request) -> Table:
+        table = self.tables.get(req["table_id"])
+        if table is None:
+            raise p.ProtocolError(p.UNKNOWN_TABLE, f"no table {req['table_id']!r}", req.id)
+        return table
+
+    async def _on_join(self, conn: Connection, req: p.Request) -> None:
+        await self._join(conn, self._table(req), req.get("seat"), req.id)
+
+    async def _join(self, conn: Connection, table: Table, index: int | None, ref: Any) -> None:
+        player = conn.player
+        assert player is not None
+        seat = table.seat_of(player)
+        if seat is None:
+            if table.status != "waiting":
+                raise p.ProtocolError(p.SEAT_TAKEN, "the game has started; spectate instead", ref)
+            if index is None:
+                free = table.open_seats()
+                if not free:
+                    raise p.ProtocolError(p.SEAT_TAKEN, "no open seat at this table", ref)
+                seat = free[0]
+            else:
+                if not 0 <= index < len(table.seats):
+                    raise p.ProtocolError(p.BAD_SEAT, f"no seat {index}; seats are "
+                                                      f"0..{len(table.seats) - 1}", ref)
+                seat = table.seats[index]
+                if seat.kind != "human":
+                    raise p.ProtocolError(p.BAD_SEAT, f"seat {index} is a bot seat", ref)
+                if seat.player is not None:
+                    raise p.ProtocolError(p.SEAT_TAKEN, f"seat {index} is taken by "
+                                                        f"{seat.player.name}", ref)
+            seat.player = player
+        await self._reply(conn, p.message("table", ref, table=table.summary(),
+                                          your_seat=seat.index))
+        await table.broadcast_table()
+        await table.maybe_start()
+
+    async def _on_spectate(self, conn: Connection, req: p.Request) -> None:
+        table = self._table(req)
+        table.spectators.add(conn)
+        await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
+        if table.game is not None:
+            await self._reply(conn, history_message(table, None))
+        if table.game_over_message is not None:
+            await self._reply(conn, table.game_over_message)
+
+    async def _on_act(self, conn: Connection, req: p.Request) -> None:
+        table = self._table(req)
+        seat = table.seat_of(conn.player) if conn.player else None
+        if seat is None:
+            raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table", req.id)
+        if table.game is None or table.status == "waiting":
+            raise p.ProtocolError(p.NOT_YOUR_TURN, "the game has not started", req.id)
+        if table.game.over:
+            raise p.ProtocolError(p.GAME_OVER, "the game is over", req.id)
+        if seat.turn is None:
+            raise p.ProtocolError(p.NOT_YOUR_TURN, "your decision is not awaited now", req.id)
+        if req["turn"] != seat.turn:
+            raise p.ProtocolError(p.STALE_TURN, f"turn {req['turn']} is stale; the current "
+                                                f"turn is {seat.turn}", req.id)
+        try:
+            await table.submit(seat, req["action"], turn=seat.turn)
+        except NotYourTurnError as e:
+            raise p.ProtocolError(p.NOT_YOUR_TURN, str(e), req.id) from None
+        except GameOverError as e:
+            raise p.ProtocolError(p.GAME_OVER, str(e), req.id) from None
+        except (EngineError, TypeError) as e:
+            raise p.ProtocolError(p.BAD_ACTION, str(e), req.id) from None
+
+    async def _on_leave(self, conn: Connection, req: p.Request) -> None:
+        table = self._table(req)
+        table.spectators.discard(conn)
+        seat = table.seat_of(conn.player) if conn.player else None
+        if seat is not None:
+            if table.status == "waiting":
+                seat.player = None
+            elif table.status == "playing":
+                seat.disconnected_since = asyncio.get_running_loop().time()
+        await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
+        await table.broadcast_table()
+
+    async def _on_resume(self, conn: Connection, req: p.Request) -> None:
+        table = self._table(req)
+        seat = table.seat_of(conn.player) if conn.player else None
+        if seat is None:
+            raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table to resume",
+                                  req.id)
+        seat.disconnected_since = None
+        await self._reply(conn, p.message("table", req.id, table=table.summary(),
+                                          your_seat=seat.index))
+        if table.game is not None:
+            await self._reply(conn, history_message(table, seat.index))
+            await table.send_turn(seat)
+        if table.game_over_message is not None:
+            await self._reply(conn, table.game_over_message)
+
+    async def _on_leaderboard(self, conn: Connection, req: p.Request) -> None:
+        try:
+            env = get(req["env"])
+        except UnknownEnvError as e:
+            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
+        assert self.store is not None
+        rows = await self.store.leaderboard(env.id)
+        await self._reply(conn, p.message("leaderboard", req.id, env=env.id, rows=rows))

@@ -1,0 +1,277 @@
+"""The SQLite store: every game, seat, action, event, metric and rating, via aiosqlite.
+
+WAL mode with a busy timeout; all writes go through ONE writer task fed by a queue, each job in
+its own transaction, and callers await the commit (so an action is on disk before anyone is told
+about it). The schema is versioned: `MIGRATIONS[i]` brings version i to i + 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from engine.core import ActionRecord, Event, GameRecord
+
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, identity TEXT NOT NULL
+        UNIQUE, created REAL NOT NULL);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, env TEXT NOT NULL,
+        rules_version TEXT NOT NULL, preset TEXT, config TEXT NOT NULL, seed INTEGER NOT NULL,
+        started REAL NOT NULL, ended REAL, status TEXT NOT NULL DEFAULT 'running', reason TEXT,
+        result TEXT, record TEXT);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id), identity TEXT NOT NULL,
+        kind TEXT NOT NULL, settings TEXT NOT NULL DEFAULT '{}', status TEXT, reward REAL,
+        PRIMARY KEY (game_id, seat));
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL, step INTEGER NOT NULL, turn INTEGER, raw TEXT NOT NULL,
+        outcome TEXT NOT NULL, error TEXT, latency_ms REAL, usage TEXT, raw_output TEXT,
+        transcript TEXT, created REAL NOT NULL, PRIMARY KEY (game_id, idx));
+    CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+        step INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, visible_to TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq));
+    CREATE TABLE metrics (
+        game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER, name TEXT NOT NULL,
+        value TEXT);
+    CREATE INDEX metrics_game ON metrics(game_id);
+    CREATE TABLE ratings (
+        env TEXT NOT NULL, identity TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0, updated REAL NOT NULL, PRIMARY KEY (env, identity));
+    CREATE TABLE rating_history (
+        game_id INTEGER NOT NULL REFERENCES games(id), env TEXT NOT NULL,
+        identity TEXT NOT NULL, mu_before REAL, sigma_before REAL, mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL);
+    """,
+]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """Open with `await Store.open(path)`; close with `await store.close()`."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._queue: asyncio.Queue[tuple[Callable[[aiosqlite.Connection], Awaitable[Any]],
+                                         asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            await cls._migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    @staticmethod
+    async def _migrate(conn: aiosqlite.Connection) -> None:
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = await (await conn.execute("SELECT version FROM schema_version")).fetchone()
+        version = row[0] if row else 0
+        if version > len(MIGRATIONS):
+            raise RuntimeError(f"database schema v{version} is newer than this Parlor "
+                               f"(v{len(MIGRATIONS)}); upgrade Parlor")
+        for target in range(version, len(MIGRATIONS)):
+            await conn.execute("BEGIN IMMEDIATE")
+            for statement in MIGRATIONS[target].split(";"):
+                if statement.strip():
+                    await conn.execute(statement)
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version VALUES (?)", (target + 1,))
+            await conn.execute("COMMIT")
+
+    @property
+    def schema_version(self) -> int:
+        return len(MIGRATIONS)
+
+    # -- the writer --------------------------------------------------------------------------
+    async def _write_loop(self) -> None:
+        while True:
+            job = await self._queue.get()
+            if job is None:
+                return
+            work, done = job
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                value = await work(self._conn)
+                await self._conn.execute("COMMIT")
+            except BaseException as exc:  # noqa: BLE001 - the caller gets the error
+                try:
+                    await self._conn.execute("ROLLBACK")
+                except Exception:  # noqa: BLE001
+                    pass
+                if not done.done():
+                    done.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                if not done.done():
+                    done.set_result(value)
+
+    async def write(self, work: Callable[[aiosqlite.Connection], Awaitable[Any]]) -> Any:
+        """Run `work` in one transaction on the writer; returns once it is committed."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((work, done))
+        return await done
+
+    async def close(self) -> None:
+        await self._queue.put(None)
+        await self._writer
+        await self._conn.close()
+
+    # -- writes --------------------------------------------------------------------------------
+    async def player_id(self, name: str, kind: str, identity: str) -> int:
+        async def work(c: aiosqlite.Connection) -> int:
+            await c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
+                            "VALUES (?, ?, ?, ?)", (name, kind, identity, time.time()))
+            cur = await c.execute("SELECT id FROM players WHERE identity = ?", (identity,))
+            return (await cur.fetchone())[0]
+        return await self.write(work)
+
+    async def create_game(self, *, table_id: str, env: str, rules_version: str,
+                          preset: str | None, config: Mapping[str, Any], seed: int,
+                          seats: Sequence[Mapping[str, Any]]) -> int:
+        """seats: dicts with identity, name, kind, settings."""
+        async def work(c: aiosqlite.Connection) -> int:
+            cur = await c.execute(
+                "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, env, rules_version, preset, _dump(config), seed, time.time()))
+            game_id = cur.lastrowid
+            for i, s in enumerate(seats):
+                await c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
+                                "VALUES (?, ?, ?, ?)", (s["name"], s["kind"], s["identity"],
+                                                        time.time()))
+                pid = (await (await c.execute("SELECT id FROM players WHERE identity = ?",
+                                              (s["identity"],))).fetchone())[0]
+                await c.execute("INSERT INTO seats (game_id, seat, player_id, identity, kind, "
+                                "settings) VALUES (?, ?, ?, ?, ?, ?)",
+                                (game_id, i, pid, s["identity"], s["kind"],
+                                 _dump(s.get("settings") or {})))
+            return game_id
+        return await self.write(work)
+
+    async def record_action(self, game_id: int, idx: int, action: ActionRecord,
+                            events: Iterable[Event], *, turn: int | None = None,
+                            usage: Mapping[str, Any] | None = None,
+                            raw_output: str | None = None,
+                            transcript: Any = None) -> None:
+        """Store one action and the events it produced in one committed transaction."""
+        events = list(events)
+
+        async def work(c: aiosqlite.Connection) -> None:
+            await c.execute(
+                "INSERT INTO actions (game_id, idx, seat, step, turn, raw, outcome, error, "
+                "latency_ms, usage, raw_output, transcript, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, idx, action.seat, action.step, turn,
+                 action.raw if isinstance(action.raw, str) else _dump(action.raw),
+                 action.outcome, action.error, action.meta.get("latency_ms"),
+                 _dump(usage) if usage is not None else None, raw_output,
+                 _dump(transcript) if transcript else None, time.time()))
+            await self._insert_events(c, game_id, events)
+        await self.write(work)
+
+    async def record_events(self, game_id: int, events: Iterable[Event]) -> None:
+        events = list(events)
+
+        async def work(c: aiosqlite.Connection) -> None:
+            await self._insert_events(c, game_id, events)
+        await self.write(work)
+
+    @staticmethod
+    async def _insert_events(c: aiosqlite.Connection, game_id: int, events: list[Event]) -> None:
+        await c.executemany(
+            "INSERT INTO events (game_id, seq, step, type, data, visible_to) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, e.seq, e.step, e.type, _dump(dict(e.data)),
+              _dump(e.visible_to if e.visible_to == "all" else list(e.visible_to)))
+             for e in events])
+
+    async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
+                          metrics: Mapping[str, Any],
+                          ratings: Mapping[str, tuple[tuple[float, float] | None,
+                                                      tuple[float, float]]]) -> None:
+        """Close a game: status, result, record, seat statuses, metrics and rating updates."""
+        result = record.result
+        status = "void" if result is None or result.void else "finished"
+
+        async def work(c: aiosqlite.Connection) -> None:
+            now = time.time()
+            await c.execute(
+                "UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, record = ? "
+                "WHERE id = ?",
+                (now, status, result.reason if result else record.aborted,
+                 _dump(result.to_json()) if result else None, _dump(record.to_json()), game_id))
+            for seat, seat_status in statuses.items():
+                reward = None if result is None or result.void else result.rewards.get(seat)
+                await c.execute("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
+                                "seat = ?", (seat_status, reward, game_id, seat))
+            rows = [(game_id, None, k, _dump(v)) for k, v in metrics.get("game", {}).items()]
+            for seat, values in metrics.get("seats", {}).items():
+                rows += [(game_id, int(seat), k, _dump(v)) for k, v in values.items()]
+            await c.executemany("INSERT INTO metrics (game_id, seat, name, value) "
+                                "VALUES (?, ?, ?, ?)", rows)
+            for identity, (before, after) in ratings.items():
+                await c.execute(
+                    "INSERT INTO ratings (env, identity, mu, sigma, games, updated) "
+                    "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (env, identity) DO UPDATE SET "
+                    "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
+                    "updated = excluded.updated",
+                    (record.env, identity, after[0], after[1], now))
+                await c.execute(
+                    "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, record.env, identity, before[0] if before else None,
+                     before[1] if before else None, after[0], after[1]))
+        await self.write(work)
+
+    # -- reads -----------------------------------------------------------------------------
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        cur = await self._conn.execute(sql, params)
+        return list(await cur.fetchall())
+
+    async def ratings(self, env: str, identities: Iterable[str]
+                      ) -> dict[str, tuple[float, float]]:
+        ids = list(identities)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = await self.fetch(f"SELECT identity, mu, sigma FROM ratings WHERE env = ? AND "
+                                f"identity IN ({marks})", [env, *ids])
+        return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
+
+    async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
+        rows = await self.fetch("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
+                                "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
+        return [{"identity": r["identity"], "mu": r["mu"], "sigma": r["sigma"],
+                 "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"]} for r in rows]
+
+    async def load_record(self, game_id: int) -> GameRecord | None:
+        rows = await self.fetch("SELECT record FROM games WHERE id = ?", (game_id,))
+        if not rows or rows[0]["record"] is None:
+            return None
+        return GameRecord.from_json(json.loads(rows[0]["record"]))

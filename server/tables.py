@@ -1,0 +1,325 @@
+"""A table: an env, its seats (people or bots), spectators, and the game that runs on it.
+
+One watchdog task per table enforces deadlines and disconnect grace; bots decide in their own
+tasks; every action goes through `submit`, which applies it, commits it (with its events) to the
+store, and only then tells anyone. Nothing here knows about websockets: recipients are anything
+with `async send(message)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bots.base import Bot, Decision
+from bots.random_bot import RandomBot
+from engine.core import Config, Env, Event, Game
+from server import outbound, ratings
+from server.protocol import message
+from server.store import Store
+
+SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
+BOT_FAILURE_POLICIES = ("void", "substitute")
+
+
+class Recipient(Protocol):
+    async def send(self, msg: Mapping[str, Any]) -> None: ...
+
+
+@dataclass(eq=False)
+class Player:
+    """A person known to the server; `conns` are their open connections."""
+
+    name: str
+    token: str
+    conns: set[Recipient] = field(default_factory=set)
+
+    @property
+    def identity(self) -> str:
+        return f"human:{self.name}"
+
+
+@dataclass(eq=False)
+class Seat:
+    index: int
+    name: str
+    spec: str  # "human" or a bot spec
+    bot: Bot | None = None
+    player: Player | None = None
+    memory: dict[str, Any] = field(default_factory=dict)
+    turn: int | None = None  # the outstanding your_turn number
+    turn_issued: float = 0.0  # loop time the turn was issued
+    deadline: float | None = None  # loop time the decision is due
+    disconnected_since: float | None = None
+    status: str = "finished"
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def kind(self) -> str:
+        return "human" if self.spec == "human" else "bot"
+
+    @property
+    def identity(self) -> str:
+        if self.bot is not None:
+            return self.bot.identity
+        return self.player.identity if self.player else "human"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.index, "name": self.name, "kind": self.kind,
+                "identity": self.identity if self.kind == "bot" or self.player else None,
+                "player": self.player.name if self.player else None,
+                "connected": self.kind == "bot" or bool(self.player and self.player.conns)}
+
+
+@dataclass
+class TableOptions:
+    turn_timeout: float = 300.0
+    disconnect_grace: float = 60.0
+    bot_timeout: float = 900.0
+    on_bot_failure: str = "void"
+    tick: float = 0.05  # watchdog resolution
+
+
+class Table:
+    def __init__(self, table_id: str, env: Env, preset: str | None, config: Config, seed: int,
+                 seats: list[Seat], store: Store, options: TableOptions) -> None:
+        self.id = table_id
+        self.env = env
+        self.preset = preset
+        self.config = config
+        self.seed = seed
+        self.seats = seats
+        self.store = store
+        self.options = options
+        self.spectators: set[Recipient] = set()
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.status = "waiting"
+        self.done = asyncio.Event()
+        self.game_over_message: dict[str, Any] | None = None
+        self._lock = asyncio.Lock()
+        self._turns = 0
+        self._watchdog: asyncio.Task[None] | None = None
+
+    # -- lobby -------------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "env": self.env.id, "title": self.env.title, "preset": self.preset,
+                "config": self.config.to_json(), "status": self.status,
+                "seats": [s.to_json() for s in self.seats], "spectators": len(self.spectators),
+                "game_id": self.game_id}
+
+    def seat_of(self, player: Player) -> Seat | None:
+        return next((s for s in self.seats if s.player is player), None)
+
+    def open_seats(self) -> list[Seat]:
+        return [s for s in self.seats if s.kind == "human" and s.player is None]
+
+    def recipients(self) -> list[tuple[Recipient, int | None]]:
+        out: list[tuple[Recipient, int | None]] = []
+        for s in self.seats:
+            if s.player is not None:
+                out += [(c, s.index) for c in s.player.conns]
+        return out + [(c, None) for c in self.spectators]
+
+    async def broadcast_table(self) -> None:
+        for conn, seat in self.recipients():
+            await _safe_send(conn, message("table", table=self.summary(), your_seat=seat))
+
+    # -- running -----------------------------------------------------------------------------
+    async def maybe_start(self) -> None:
+        if self.status == "waiting" and not self.open_seats():
+            await self.start()
+
+    async def start(self) -> None:
+        self.game = self.env.new_game(self.config, self.seed, len(self.seats))
+        self.status = "playing"
+        self.game_id = await self.store.create_game(
+            table_id=self.id, env=self.env.id, rules_version=self.env.rules_version,
+            preset=self.preset, config=self.config.to_json(), seed=self.seed,
+            seats=[{"identity": s.identity, "kind": s.kind,
+                    "name": s.player.name if s.player else s.identity,
+                    "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
+        await self.store.record_events(self.game_id, self.game.events)
+        await self.broadcast_table()
+        await self._broadcast(self.game.events)
+        self._watchdog = asyncio.create_task(self._watch(), name=f"table-{self.id}")
+        await self._dispatch()
+
+    async def submit(self, seat: Seat, action: str | Mapping[str, Any], *, turn: int | None = None,
+                     decision: Decision | None = None, extra_meta: Mapping[str, Any] | None = None
+                     ) -> None:
+        """Apply one action; commit it and its events; then broadcast and ask for what's next.
+
+        Raises the engine's errors (not your turn, game over) without changing anything."""
+        async with self._lock:
+            game = self.game
+            assert game is not None and self.game_id is not None
+            loop = asyncio.get_running_loop()
+            meta: dict[str, Any] = dict(extra_meta or {})
+            if decision is not None:
+                meta["latency_ms"] = round(decision.latency_ms, 3)
+            elif seat.turn is not None:
+                meta["latency_ms"] = round((loop.time() - seat.turn_issued) * 1000, 3)
+            events = game.act(seat.index, action, meta=meta)
+            record = game.actions[-1]
+            await self.store.record_action(
+                self.game_id, len(game.actions) - 1, record, events, turn=turn,
+                usage=decision.usage() if decision else None,
+                raw_output=decision.raw_output if decision else None,
+                transcript=decision.transcript if decision else None)
+            seat.turn = None
+            for e in events:
+                if e.type == "forfeit" and "seat" in e.data:
+                    self.seats[e.data["seat"]].status = "forfeit"
+            await self._broadcast(events)
+            if game.over:
+                await self._finish()
+            else:
+                await self._dispatch()
+
+    async def abort(self, reason: str, seat: Seat | None = None, status: str | None = None
+                    ) -> None:
+        """End the game as void (timeouts, disconnects, provider failures, shutdown)."""
+        async with self._lock:
+            if self.game is None or self.game.over:
+                return
+            if seat is not None and status is not None:
+                seat.status = status
+            events = self.game.abort(reason)
+            if self.game_id is not None:
+                await self.store.record_events(self.game_id, events)
+            await self._broadcast(events)
+            await self._finish()
+
+    async def _dispatch(self) -> None:
+        """Ask every pending seat for its decision: turns for people, tasks for bots."""
+        game = self.game
+        assert game is not None
+        loop = asyncio.get_running_loop()
+        for index in sorted(game.pending()):
+            seat = self.seats[index]
+            if seat.kind == "bot":
+                if seat.task is None or seat.task.done():
+                    seat.task = asyncio.create_task(self._run_bot(seat),
+                                                    name=f"bot-{self.id}-{index}")
+            elif seat.turn is None:
+                self._turns += 1
+                seat.turn = self._turns
+                seat.turn_issued = loop.time()
+                seat.deadline = loop.time() + self.options.turn_timeout
+                await self.send_turn(seat)
+
+    async def send_turn(self, seat: Seat) -> None:
+        if seat.player is None or seat.turn is None:
+            return
+        wall_deadline = time.time() + max(0.0, (seat.deadline or 0) -
+                                          asyncio.get_running_loop().time())
+        msg = outbound.turn_message(self, seat.index, seat.turn, wall_deadline)
+        for conn in list(seat.player.conns):
+            await _safe_send(conn, msg)
+
+    async def _run_bot(self, seat: Seat) -> None:
+        game = self.game
+        assert game is not None and seat.bot is not None
+        view, legal = game.view(seat.index), game.legal(seat.index).to_json()
+        extra: dict[str, Any] = {}
+        try:
+            decision = await asyncio.wait_for(seat.bot.decide(view, legal, seat.memory),
+                                              self.options.bot_timeout)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any bot failure is a provider failure
+            reason = f"{seat.identity} failed: {type(exc).__name__}: {exc}"[:500]
+            if self.options.on_bot_failure != "substitute":
+                await self.abort(reason, seat, "provider_error")
+                return
+            substitute = RandomBot(random.Random(self.seed * 31 + game.step).randrange(2**31))
+            decision = await substitute.decide(view, legal, seat.memory)
+            decision.transcript = list(getattr(exc, "transcript", None) or [])
+            extra = {"substituted": True, "failure": reason}
+        if game.over or seat.index not in game.pending():
+            return
+        try:
+            await self.submit(seat, decision.action, decision=decision, extra_meta=extra)
+        except Exception as exc:  # noqa: BLE001 - the table must survive any bot mishap
+            await self.abort(f"{seat.identity} action failed: {exc}"[:500], seat,
+                             "provider_error")
+
+    async def _watch(self) -> None:
+        """Deadlines and disconnect grace: a table never waits forever on a person."""
+        loop = asyncio.get_running_loop()
+        while self.game is not None and not self.game.over:
+            await asyncio.sleep(self.options.tick)
+            now = loop.time()
+            for seat in self.seats:
+                if seat.kind != "human" or self.game.over:
+                    continue
+                if seat.disconnected_since is not None and \
+                        now - seat.disconnected_since > self.options.disconnect_grace:
+                    await self.abort(f"{seat.name} disconnected", seat, "disconnected")
+                elif seat.turn is not None and seat.deadline is not None and now > seat.deadline:
+                    await self.abort(f"{seat.name} ran out of time", seat, "timeout")
+
+    async def _finish(self) -> None:
+        game = self.game
+        assert game is not None and game.result is not None and self.game_id is not None
+        self.status = "over"
+        for seat in self.seats:
+            seat.turn = None
+        record = game.record()
+        metrics = self.env.game_metrics(record)
+        identities = [s.identity for s in self.seats]
+        current = await self.store.ratings(self.env.id, identities)
+        changes = ratings.rate(game.result, identities, current)
+        statuses = {s.index: s.status for s in self.seats}
+        await self.store.finish_game(
+            self.game_id, record=record, statuses=statuses, metrics=metrics,
+            ratings={identities[s]: change for s, change in changes.items()})
+        self.game_over_message = message(
+            "game_over", table_id=self.id, game_id=self.game_id, result=game.result.to_json(),
+            metrics=metrics, statuses={str(k): v for k, v in statuses.items()},
+            rating_changes={str(s): {"identity": identities[s],
+                                     "before": _rating_json(before), "after": _rating_json(after)}
+                            for s, (before, after) in changes.items()})
+        for conn, _ in self.recipients():
+            await _safe_send(conn, self.game_over_message)
+        await self.broadcast_table()
+        for seat in self.seats:
+            if seat.task is not None and seat.task is not asyncio.current_task():
+                seat.task.cancel()
+            close = getattr(seat.bot, "aclose", None)
+            if close is not None:
+                try:
+                    await close()
+                except Exception:  # noqa: BLE001 - closing is best effort
+                    pass
+        self.done.set()
+
+    async def _broadcast(self, events: list[Event]) -> None:
+        if not events:
+            return
+        for conn, seat in self.recipients():
+            await _safe_send(conn, outbound.events_message(self, seat, events))
+
+    async def close(self) -> None:
+        """Server shutdown: void a running game and stop the watchdog."""
+        if self.status == "playing":
+            await self.abort("server shut down")
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+
+def _rating_json(r: tuple[float, float] | None) -> dict[str, float] | None:
+    return None if r is None else {"mu": r[0], "sigma": r[1]}
+
+
+async def _safe_send(conn: Recipient, msg: Mapping[str, Any]) -> None:
+    """A recipient that has gone away must never break the table."""
+    try:
+        await conn.send(msg)
+    except Exception:  # noqa: BLE001
+        pass

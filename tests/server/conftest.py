@@ -1,0 +1,84 @@
+"""A real server on 127.0.0.1 with a real SQLite file, and a protocol client for tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from server import protocol as p
+from server.app import Server
+
+
+class Client:
+    """Speaks protocol v1 over a real websocket and keeps every message it received."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+        self._ids = 0
+
+    @classmethod
+    async def connect(cls, url: str, name: str | None = None, token: str | None = None
+                      ) -> Client:
+        client = cls(await connect(url))
+        if name is not None:
+            body = {"name": name} | ({"token": token} if token else {})
+            client.welcome = await client.request("hello", **body)
+        return client
+
+    async def send_raw(self, raw: str) -> None:
+        await self.ws.send(raw)
+
+    async def send(self, type: str, **body: Any) -> int:
+        self._ids += 1
+        await self.ws.send(json.dumps(p.request(type, self._ids, **body)))
+        return self._ids
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.received.append(msg)
+        return msg
+
+    async def wait_for(self, type: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        """Next message of `type` (whose fields equal `match`), skipping others."""
+        while True:
+            msg = await self.recv(timeout)
+            if msg["type"] == type and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    async def request(self, type: str, **body: Any) -> dict[str, Any]:
+        """Send a request and return the reply that refers to it (ignoring interleaved pushes)."""
+        ref = await self.send(type, **body)
+        while True:
+            msg = await self.recv()
+            if msg.get("ref") == ref:
+                return msg
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+@pytest.fixture
+async def make_server(tmp_path):
+    """Start servers with chosen options; all are stopped at the end of the test."""
+    started: list[Server] = []
+
+    async def make(**options: Any) -> Server:
+        options = {"turn_timeout": 30, "disconnect_grace": 30} | options
+        srv = Server(str(tmp_path / "parlor.db"), **options)
+        await srv.start("127.0.0.1", 0)
+        started.append(srv)
+        return srv
+
+    yield make
+    for srv in started:
+        await srv.stop()
+
+
+@pytest.fixture
+async def server(make_server):
+    return await make_server()

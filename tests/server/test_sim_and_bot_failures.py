@@ -1,0 +1,88 @@
+"""`parlor sim` end to end, and what a table does when a bot fails."""
+
+import sqlite3
+
+import pytest
+
+from bots.base import Bot, BotError
+from bots.registry import SCRIPTED, register_scripted
+from server.cli import main
+from tests.server.conftest import Client
+
+
+def test_sim_prints_a_summary_and_stores_games(tmp_path, capsys):
+    db = tmp_path / "sim.db"
+    assert main(["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--games", "3",
+                 "--seed", "7", "--preset", "small", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Colonel Blotto: 3 games (0 void)" in out and "random" in out
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status='finished'").fetchone()[0] == 3
+        assert conn.execute("SELECT count(*) FROM actions").fetchone()[0] >= 3 * 2 * 3
+        seeds = [r[0] for r in conn.execute("SELECT seed FROM games ORDER BY id")]
+    assert seeds == [7, 8, 9]
+
+
+def test_sim_is_deterministic_given_the_seed(capsys):
+    args = ["sim", "three-player-ipd", "--seat", "random", "--seat", "random", "--seat",
+            "random", "--games", "2", "--seed", "3"]
+    main(args)
+    first = capsys.readouterr().out
+    main(args)
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["sim", "chess", "--seat", "random"], "valid environments: colonel-blotto"),
+    (["sim", "colonel-blotto", "--seat", "random"], "needs 2 --seat"),
+    (["sim", "colonel-blotto", "--seat", "random", "--seat", "alphago"], "valid bots: random"),
+    (["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--config", "units=0"],
+     "units must be"),
+    (["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--preset", "huge"],
+     "valid presets: paper"),
+    (["sim", "colonel-blotto", "--seat", "human", "--seat", "random"], "bots only"),
+])
+def test_sim_rejects_bad_input_with_exit_2(args, needle, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+class BrokenBot(Bot):
+    async def decide(self, view, legal, memory):
+        raise BotError("provider answered 503 five times")
+
+
+@pytest.fixture
+def broken_bot():
+    register_scripted("colonel-blotto", "broken", "always fails")(lambda seed: BrokenBot())
+    yield "scripted:broken"
+    SCRIPTED["colonel-blotto"].pop("broken")
+
+
+async def test_a_failing_bot_voids_the_game_by_default(server, broken_bot):
+    ada = await Client.connect(server.url, "ada")
+    await ada.request("create_table", env="colonel-blotto", seats=["human", broken_bot],
+                      join_seat=0)
+    over = await ada.wait_for("game_over")
+    assert over["result"]["void"] and "503" in over["result"]["reason"]
+    assert over["statuses"] == {"0": "finished", "1": "provider_error"}
+    await ada.close()
+
+
+async def test_a_failing_bot_can_be_substituted(server, broken_bot):
+    ada = await Client.connect(server.url, "ada")
+    await ada.request("create_table", env="colonel-blotto", preset="small",
+                      seats=["human", broken_bot], join_seat=0, on_bot_failure="substitute")
+    while True:
+        msg = await ada.recv()
+        if msg["type"] == "your_turn":
+            await ada.send("act", table_id=msg["table_id"], turn=msg["turn"], action="[A10 B10]")
+        elif msg["type"] == "game_over":
+            break
+    assert not msg["result"]["void"]
+    with sqlite3.connect(server.db_path) as conn:
+        metas = [r[0] for r in conn.execute("SELECT usage FROM actions WHERE seat = 1")]
+    assert metas and all(m is not None for m in metas)
+    await ada.close()

@@ -1,0 +1,72 @@
+"""Store migrations on real files, and TrueSkill updates."""
+
+import sqlite3
+
+import pytest
+
+from engine.core import Result
+from server import ratings
+from server.store import MIGRATIONS, Store
+
+
+async def test_a_fresh_file_gets_the_schema_and_reopens(tmp_path):
+    path = tmp_path / "deep" / "dir" / "p.db"
+    store = await Store.open(path)
+    pid = await store.player_id("ada", "human", "human:ada")
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert tables >= {"players", "games", "seats", "actions", "events", "metrics", "ratings",
+                      "rating_history"}
+    again = await Store.open(path)
+    assert await again.player_id("ada", "human", "human:ada") == pid
+    await again.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "p.db"
+    await (await Store.open(path)).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(RuntimeError, match="newer"):
+        await Store.open(path)
+
+
+async def test_a_failed_write_rolls_back_and_the_writer_goes_on(tmp_path):
+    store = await Store.open(tmp_path / "p.db")
+
+    async def bad(conn):
+        await conn.execute("INSERT INTO players (name, kind, identity, created) "
+                           "VALUES ('x', 'human', 'human:x', 0)")
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError):
+        await store.write(bad)
+    assert await store.fetch("SELECT * FROM players") == []
+    await store.player_id("y", "human", "human:y")
+    assert len(await store.fetch("SELECT * FROM players")) == 1
+    await store.close()
+
+
+def test_winner_gains_and_loser_drops():
+    changes = ratings.rate(Result({0: 1.0, 1: -1.0}, (0,), "won"), ["a", "b"], {})
+    (before0, after0), (_, after1) = changes[0], changes[1]
+    assert before0 is None and after0[0] > ratings.MU > after1[0]
+    assert after0[1] < ratings.SIGMA
+
+
+def test_draw_keeps_equal_players_equal_and_ranks_three():
+    changes = ratings.rate(Result({0: 0.0, 1: 0.0}, (), "draw"), ["a", "b"], {})
+    assert changes[0][1][0] == pytest.approx(changes[1][1][0])
+    three = ratings.rate(Result({0: 1.0, 1: 0.0, 2: -1.0}, (0,), "r"), ["a", "b", "c"], {})
+    assert three[0][1][0] > three[1][1][0] > three[2][1][0]
+
+
+def test_existing_ratings_are_the_prior_and_void_or_self_play_is_not_rated():
+    prior = {"a": (30.0, 2.0), "b": (20.0, 2.0)}
+    changes = ratings.rate(Result({0: -1.0, 1: 1.0}, (1,), "upset"), ["a", "b"], prior)
+    assert changes[0][0] == (30.0, 2.0) and changes[0][1][0] < 30.0
+    assert ratings.rate(Result({0: 0.0, 1: 0.0}, (), "x", void=True), ["a", "b"], {}) == {}
+    assert ratings.rate(Result({0: 1.0, 1: -1.0}, (0,), "x"), ["a", "a"], {}) == {}
