@@ -58,6 +58,9 @@ def parse_text(text: str, names: tuple[str, ...], example: str = DEFAULT_EXAMPLE
     if len(content) > MAX_CHARS:
         return ParseError(f"the allocation is longer than {MAX_CHARS} characters; "
                           f"answer like {example}")
+    quick = _canonical(names).fullmatch(content)
+    if quick is not None:  # the usual answer: every field once, in order
+        return Allocation(tuple(map(int, quick.groups())))
     found: dict[str, int] = {}
     pos = 0
     for match in _TOKEN.finditer(content):
@@ -132,6 +135,14 @@ def example(names: tuple[str, ...], units: int) -> str:
 
 # ---------------------------------------------------------------------------------- helpers
 _NEGATIVE_ERROR = ParseError("unit counts cannot be negative", "units")
+
+
+@lru_cache(maxsize=32)
+def _canonical(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Fast path for "[A4 B2 C2]"-style answers; anything else takes the general loop, which
+    gives the same result for these (tested)."""
+    token = r"[{}{}]\s*(?::\s*)?([0-9]{{1,{}}})"
+    return re.compile(r"[\s,]*".join(token.format(n, n.lower(), MAX_DIGITS) for n in names))
 
 
 @lru_cache(maxsize=32)

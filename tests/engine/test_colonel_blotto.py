@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -493,3 +494,16 @@ def test_aggregate_metrics_over_games():
     assert agg["overall"]["mean_rounds_played"] == 4 and agg["overall"]["median_forfeit_depth"] is None
     assert agg["seats"]["1"]["win_rate"] == 0.5 and agg["seats"]["0"]["mean_reward"] == -0.5
     assert agg["seats"]["0"]["clean"] == 2
+
+
+@given(st.text(alphabet="AaBbCcD0123456789 ,:[]\u00a0-x", max_size=40))
+def test_the_fast_path_agrees_with_the_general_parser(text):
+    names = ("A", "B", "C")
+    fast = syntax.parse_text(text, names)
+    original = syntax._canonical
+    syntax._canonical = lambda _names: re.compile(r"(?!x)x")  # never matches
+    try:
+        slow = syntax.parse_text(text, names)
+    finally:
+        syntax._canonical = original
+    assert fast == slow
