@@ -1,0 +1,57 @@
+"""The session model and the screen routing follow server messages only."""
+
+from __future__ import annotations
+
+from tui.router import next_screen
+from tui.session import Session
+
+
+def _table(status: str) -> dict:
+    return {"id": "t9", "env": "colonel-blotto", "status": status,
+            "seats": [{"seat": 0, "name": "Commander Alpha", "kind": "human", "identity": None,
+                       "player": "ann", "connected": True},
+                      {"seat": 1, "name": "Commander Beta", "kind": "bot",
+                       "identity": "random", "player": None, "connected": True}]}
+
+
+def test_a_game_moves_from_waiting_room_to_game_to_result():
+    s = Session(name="ann", url="ws://x")
+    msg = {"type": "table", "table": _table("waiting"), "your_seat": 0}
+    s.apply(msg)
+    assert next_screen(s, msg, "lobby").KIND == "table"
+    turn = {"type": "your_turn", "table_id": "t9", "seat": 0, "turn": 4, "view": {"public": {}},
+            "legal": {"kind": "text", "prompt": "go"}, "text": "", "deadline": None}
+    s.apply(turn)
+    assert next_screen(s, turn, "table").KIND == "game"
+    assert s.awaiting_us and s.legal == {"kind": "text", "prompt": "go"}
+    s.answered()
+    assert not s.awaiting_us and s.legal is None
+    s.apply({"type": "error", "code": "bad_action", "message": "no", "ref": 3})
+    assert s.awaiting_us  # a refused action leaves the turn open
+    over = {"type": "game_over", "table_id": "t9", "game_id": 1,
+            "result": {"rewards": {"0": 1.0, "1": -1.0}}}
+    s.apply(over)
+    assert next_screen(s, over, "game").KIND == "result" and not s.awaiting_us
+    assert s.seat_name(0) == "ann" and s.seat_name(1) == "random"
+
+
+def test_messages_about_other_tables_are_ignored():
+    s = Session(name="ann", url="ws://x")
+    s.apply({"type": "table", "table": _table("playing"), "your_seat": 0})
+    other = {"type": "event", "table_id": "elsewhere", "events": [{"seq": 0, "type": "x"}],
+             "view": {"public": {"secret": 1}}}
+    s.apply(other)
+    assert s.events == [] and s.view is None and next_screen(s, other, "game") is None
+
+
+def test_bots_are_read_from_every_welcome_shape():
+    s = Session(name="ann", url="ws://x")
+    for bots in ({"random": "uniform", "scripted:adaptive": "adapts"},
+                 {"colonel-blotto": {"random": "uniform", "scripted:adaptive": "adapts"}},
+                 [{"identity": "random", "description": "uniform"},
+                  {"identity": "scripted:adaptive", "description": "adapts",
+                   "envs": ["colonel-blotto"]},
+                  {"identity": "scripted:tft", "description": "x", "envs": ["three-player-ipd"]}]):
+        s.bots = bots
+        assert s.bots_for("colonel-blotto") == {"random": "uniform",
+                                                "scripted:adaptive": "adapts"}

@@ -1,0 +1,83 @@
+"""The Parlor app: wires the client, the session model and the screens. Nothing else lives here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import App
+from textual.binding import Binding
+
+from tui.client import ParlorClient
+from tui.router import next_screen
+from tui.screens.base import ParlorScreen
+from tui.screens.connect import ConnectScreen
+from tui.screens.lobby import LobbyScreen
+from tui.session import Session
+
+
+class ParlorApp(App[int]):
+    TITLE = "Parlor"
+    CSS_PATH = Path(__file__).with_name("parlor.tcss")
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, url: str, name: str) -> None:
+        super().__init__()
+        self.session = Session(name=name, url=url)
+        self.client = ParlorClient(self, url)
+
+    def on_mount(self) -> None:
+        self.push_screen(ConnectScreen())
+        self.connect()
+
+    def connect(self) -> None:
+        hello = {"name": self.session.name}
+        token = (self.session.player or {}).get("token")
+        if token:
+            hello["token"] = token  # reclaim our identity and seats after a drop
+        self.client.connect(hello)
+
+    def show(self, screen: ParlorScreen) -> None:
+        """Replace whatever is shown (and anything pushed over it) with `screen`."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(screen)
+
+    def to_lobby(self) -> None:
+        self.session.leave_table()
+        self.show(LobbyScreen())
+
+    @property
+    def current_kind(self) -> str:
+        return getattr(self.screen, "KIND", "")
+
+    @on(ParlorClient.Disconnected)
+    def _disconnected(self, event: ParlorClient.Disconnected) -> None:
+        if isinstance(self.screen, ConnectScreen):
+            self.screen.failed(event.reason)
+        else:
+            self.show(ConnectScreen(event.reason))
+
+    @on(ParlorClient.Received)
+    def _received(self, event: ParlorClient.Received) -> None:
+        msg = event.msg
+        self.session.apply(msg)
+        if msg["type"] == "error":
+            self.notify(msg.get("message", ""), title=msg.get("code"), severity="error")
+            if self.current_kind == "connect":  # e.g. `resume` refused after a reconnect
+                self.to_lobby()
+                return
+        if msg["type"] == "welcome" and self.session.table and not self.session.game_over:
+            self.client.send("resume", table_id=self.session.table["id"])
+        target = next_screen(self.session, msg, self.current_kind)
+        if target is not None:
+            self.show(target())
+        elif isinstance(self.screen, ParlorScreen):
+            self.screen.post_message(ParlorScreen.Update(msg))
+
+    async def action_quit(self) -> None:
+        await self.client.aclose()
+        self.exit(0)
+
+    def on_unmount(self) -> None:
+        self.client.close()

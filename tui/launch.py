@@ -1,0 +1,38 @@
+"""Entry points the `parlor` CLI calls: play locally on an embedded server, or join a remote one."""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+
+from tui.app import ParlorApp
+
+MAX_NAME = 40
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()[:MAX_NAME] or "player"
+    except (KeyError, OSError):  # no login name (containers, odd environments)
+        return "player"
+
+
+def run_remote(url: str, name: str | None = None) -> int:
+    """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT)."""
+    if "://" not in url:
+        url = f"ws://{url}"  # `parlor play --server host:port` is what people type
+    app = ParlorApp(url, name or default_name())
+    app.run()
+    return app.return_code or 0
+
+
+def run_local(db_path: str, name: str | None = None) -> int:
+    """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit."""
+    from server.embedded import start_embedded  # the server side loads only for local play
+
+    Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    server = start_embedded(str(Path(db_path).expanduser()))
+    try:
+        return run_remote(server.url, name)
+    finally:
+        server.stop()

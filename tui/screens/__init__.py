@@ -1,0 +1,1 @@
+"""Screens, one per module."""

@@ -1,0 +1,43 @@
+"""Base of every Parlor screen: access to the session model and the client, and server updates."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual.message import Message
+from textual.screen import Screen
+
+from tui.client import ParlorClient
+from tui.session import Session
+
+if TYPE_CHECKING:
+    from tui.app import ParlorApp
+
+
+class ParlorScreen(Screen):
+    KIND: ClassVar[str] = ""
+
+    class Update(Message, bubble=False):
+        """A server message the app has folded into the session; re-render what it touched."""
+
+        def __init__(self, msg: dict[str, Any]) -> None:
+            super().__init__()
+            self.msg = msg
+
+    @property
+    def parlor(self) -> ParlorApp:
+        return cast("ParlorApp", self.app)
+
+    @property
+    def session(self) -> Session:
+        return self.parlor.session
+
+    @property
+    def client(self) -> ParlorClient:
+        return self.parlor.client
+
+    def on_parlor_screen_update(self, event: Update) -> None:
+        self.server_update(event.msg)
+
+    def server_update(self, msg: dict[str, Any]) -> None:
+        """Override to react to server messages while this screen is shown."""

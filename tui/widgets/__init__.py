@@ -1,0 +1,1 @@
+"""Textual widgets, one per module."""

@@ -1,0 +1,100 @@
+"""One toggle per choice field (IPD: cooperate/defect per opponent), all from the keyboard.
+
+↑/↓ pick a row, ←/→ or space flip it, c / d set cooperate / defect, Enter submits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class DecisionToggles(Widget, can_focus=True):
+    DEFAULT_CSS = "DecisionToggles { height: auto; }"
+    BINDINGS = [
+        Binding("up", "row(-1)", "Prev"),
+        Binding("down", "row(1)", "Next"),
+        Binding("left,right,space", "flip", "Flip"),
+        Binding("c", "set('cooperate')", "Cooperate"),
+        Binding("d", "set('defect')", "Defect"),
+        Binding("enter", "submit", "Submit"),
+    ]
+
+    # Editing state of the current decision only; the game lives in the server's view.
+    choices: reactive[tuple[str, ...]] = reactive(tuple, always_update=True, layout=True)
+    row: reactive[int] = reactive(0)
+
+    class Submitted(Message):
+        def __init__(self, decision: dict[str, str]) -> None:
+            super().__init__()
+            self.decision = decision
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.fields: list[dict[str, Any]] = []
+        self.active = False
+
+    def start_turn(self, fields: list[dict[str, Any]]) -> None:
+        self.fields = [f for f in fields if f.get("kind") == "choice" and f.get("options")]
+        self.active = True
+        self.row = 0
+        self.choices = tuple(f.get("default") or f["options"][0]["id"] for f in self.fields)
+
+    def hold(self) -> None:
+        self.active = False
+        self.refresh(layout=True)
+
+    def decision(self) -> dict[str, str]:
+        return {f["name"]: c for f, c in zip(self.fields, self.choices, strict=True)}
+
+    def action_row(self, delta: int) -> None:
+        if self.fields:
+            self.row = (self.row + delta) % len(self.fields)
+
+    def _put(self, value: str) -> None:
+        if not self.active or not self.fields:
+            return
+        ids = [o["id"] for o in self.fields[self.row]["options"]]
+        if value in ids:
+            choices = list(self.choices)
+            choices[self.row] = value
+            self.choices = tuple(choices)
+
+    def action_flip(self) -> None:
+        if self.active and self.fields:
+            ids = [o["id"] for o in self.fields[self.row]["options"]]
+            self._put(ids[(ids.index(self.choices[self.row]) + 1) % len(ids)])
+
+    def action_set(self, value: str) -> None:
+        self._put(value)
+
+    def action_submit(self) -> None:
+        if self.active and self.fields:
+            self.active = False
+            self.refresh(layout=True)
+            self.post_message(self.Submitted(self.decision()))
+
+    def render(self) -> Text:
+        if not self.fields:
+            return Text("")
+        text = Text()
+        for i, (f, choice) in enumerate(zip(self.fields, self.choices, strict=True)):
+            pointer = "›" if i == self.row and self.active else " "
+            text.append(f"{pointer} {f['label']:<24}", style="bold" if i == self.row else "")
+            for o in f["options"]:
+                picked = o["id"] == choice
+                style = ("reverse bold green" if o["id"] == "cooperate" else "reverse bold red") \
+                    if picked else "dim"
+                text.append(f" {o['label']} ", style=style)
+                text.append(" ")
+            text.append("\n")
+        if self.active:
+            text.append("↑/↓ opponent  ←/→ flip  c cooperate  d defect  Enter submit", style="dim")
+        else:
+            text.append("Decision sent — waiting for the round to resolve…", style="italic")
+        return text
