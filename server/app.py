@@ -41,11 +41,11 @@ class Connection:
 
 
 class Server:
-    def __init__(self, db_path: str, *, turn_timeout: float = 300.0,
-                 disconnect_grace: float = 60.0, bot_timeout: float = 900.0) -> None:
+    def __init__(self, db_path: str, **options: Any) -> None:
+        """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...)."""
         self.db_path = db_path
-        self.options = dict(turn_timeout=turn_timeout, disconnect_grace=disconnect_grace,
-                            bot_timeout=bot_timeout)
+        self.options = options
+        TableOptions(**options)  # fail now on an unknown option
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
@@ -185,7 +185,7 @@ class Server:
         table_id = f"t{next(self._ids)}"
         assert self.store is not None
         table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
-                      self.store, TableOptions(on_bot_failure=policy, **self.options))
+                      self.store, TableOptions(**(self.options | {"on_bot_failure": policy})))
         self.tables[table_id] = table
         return table
 

@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                      help="override a config value (repeat)")
     sim.add_argument("--db", default=None, help="also store the games in this SQLite file")
+    sim.add_argument("--on-bot-failure", default="void", choices=("void", "substitute", "wait"),
+                     help="when a bot's provider fails: void the game (default), let the "
+                          "random bot make that move, or wait and retry")
 
     sub.add_parser("envs", help="list the environments and their presets")
 

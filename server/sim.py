@@ -53,29 +53,43 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
     return {"env": env, "overrides": overrides, "bots": bots}
 
 
-async def _run(args: argparse.Namespace, overrides: dict[str, Any]) -> list[dict[str, Any]]:
+async def _run(args: argparse.Namespace, overrides: dict[str, Any]
+               ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
+    """Play the games; returns their game_over messages and usage per bot identity."""
     server = Server(args.db or ":memory:")
-    server.store = await Store.open(args.db or ":memory:")
+    store = server.store = await Store.open(args.db or ":memory:")
     results = []
     try:
         for k in range(args.games):
             table = server.create_table(args.env, args.preset, overrides, list(args.seat),
-                                        args.seed + k)
+                                        args.seed + k, args.on_bot_failure)
             await table.start()
             await table.done.wait()
             results.append(table.game_over_message or {})
+        game_ids = [m["game_id"] for m in results]
+        usage = await store.usage_by_identity(game_ids)
+        marks = ",".join("?" * len(game_ids))
+        for row in await store.fetch(
+                f"SELECT s.identity, count(*) n FROM bot_failures f JOIN seats s ON "
+                f"s.game_id = f.game_id AND s.seat = f.seat WHERE f.game_id IN ({marks}) "
+                f"GROUP BY s.identity", game_ids):
+            usage.setdefault(row["identity"], {})["failed_calls"] = row["n"]
     finally:
-        await server.store.close()
-    return results
+        await store.close()
+    return results, usage
 
 
-def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]]) -> str:
+def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]],
+              usage: dict[str, dict[str, float]] | None = None) -> str:
     env = get(env_id)
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     void = 0
+    provider_errors: dict[str, int] = defaultdict(int)
     for msg in games:
         if msg["result"]["void"]:
             void += 1
+            for seat, status in msg["statuses"].items():
+                provider_errors[specs[int(seat)]] += status == "provider_error"
             continue
         for seat, spec in enumerate(specs):
             m = msg["metrics"]["seats"][str(seat)]
@@ -87,7 +101,9 @@ def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]]) -> str
             r["reward"] += m.get("reward", 0.0)
             r["invalid"] += m.get("invalid_caused", 0)
             r["forfeit"] += m.get("self_forfeit", 0)
-    lines = [f"{env.title}: {len(games)} games ({void} void)",
+    lines = [f"{env.title}: {len(games)} games ({void} void, not counted below"
+             + (f"; provider errors: {dict(provider_errors)}" if any(provider_errors.values())
+                else "") + ")",
              f"{'bot':32} {'seats':>5} {'W':>4} {'D':>4} {'L':>4} {'mean reward':>11} "
              f"{'invalid':>7} {'forfeits':>8}"]
     for spec, r in rows.items():
@@ -95,6 +111,16 @@ def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]]) -> str
         lines.append(f"{spec:32} {int(r['seats']):>5} {int(r['win']):>4} {int(r['draw']):>4} "
                      f"{int(r['loss']):>4} {r['reward'] / n:>11.3f} {int(r['invalid']):>7} "
                      f"{int(r['forfeit']):>8}")
+    if usage:
+        lines.append(f"{'usage':32} {'decisions':>9} {'prompt tok':>10} {'compl tok':>9} "
+                     f"{'cost $':>8} {'ms/dec':>7} {'retries':>7} {'failed calls':>12}")
+        for identity, u in usage.items():
+            n = u.get("decisions", 0) or 1
+            lines.append(f"{identity[:32]:32} {int(u.get('decisions', 0)):>9} "
+                         f"{int(u.get('prompt_tokens', 0)):>10} "
+                         f"{int(u.get('completion_tokens', 0)):>9} {u.get('cost', 0):>8.4f} "
+                         f"{u.get('latency_ms', 0) / n:>7.1f} {int(u.get('retries', 0)):>7} "
+                         f"{int(u.get('failed_calls', 0)):>12}")
     means: dict[str, list[float]] = defaultdict(list)
     for msg in games:
         if not msg["result"]["void"]:
@@ -110,10 +136,10 @@ def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]]) -> str
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
     try:
-        games = asyncio.run(_run(args, checked["overrides"]))
+        games, usage = asyncio.run(_run(args, checked["overrides"]))
     except p.ProtocolError as e:
         parser.error(e.message)
-    print(summarise(args.env, list(args.seat), games))
+    print(summarise(args.env, list(args.seat), games, usage))
     if args.db:
         print(f"Stored in {args.db}.")
     return 0

@@ -54,6 +54,12 @@ MIGRATIONS: list[str] = [
         identity TEXT NOT NULL, mu_before REAL, sigma_before REAL, mu_after REAL NOT NULL,
         sigma_after REAL NOT NULL);
     """,
+    """
+    CREATE TABLE bot_failures (
+        game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+        step INTEGER NOT NULL, error TEXT NOT NULL, policy TEXT NOT NULL, transcript TEXT,
+        created REAL NOT NULL);
+    """,
 ]
 
 
@@ -195,6 +201,33 @@ class Store:
                  _dump(transcript) if transcript else None, time.time()))
             await self._insert_events(c, game_id, events)
         await self.write(work)
+
+    async def record_bot_failure(self, game_id: int, seat: int, step: int, error: str,
+                                 policy: str, transcript: Any = None) -> None:
+        """A failed provider call (not a move): kept so failures can be audited and counted."""
+        async def work(c: aiosqlite.Connection) -> None:
+            await c.execute("INSERT INTO bot_failures VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (game_id, seat, step, error, policy,
+                             _dump(transcript) if transcript else None, time.time()))
+        await self.write(work)
+
+    async def usage_by_identity(self, game_ids: Sequence[int]) -> dict[str, dict[str, float]]:
+        """Summed usage (tokens, cost, latency, retries) and decisions per seat identity."""
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        rows = await self.fetch(
+            f"SELECT s.identity, a.usage FROM actions a JOIN seats s ON s.game_id = a.game_id "
+            f"AND s.seat = a.seat WHERE a.game_id IN ({marks}) AND a.usage IS NOT NULL",
+            list(game_ids))
+        totals: dict[str, dict[str, float]] = {}
+        for r in rows:
+            t = totals.setdefault(r["identity"], {"decisions": 0})
+            t["decisions"] += 1
+            for key, value in json.loads(r["usage"]).items():
+                if isinstance(value, (int, float)):
+                    t[key] = t.get(key, 0) + value
+        return totals
 
     async def record_events(self, game_id: int, events: Iterable[Event]) -> None:
         events = list(events)

@@ -23,7 +23,7 @@ from server.protocol import message
 from server.store import Store
 
 SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
-BOT_FAILURE_POLICIES = ("void", "substitute")
+BOT_FAILURE_POLICIES = ("void", "substitute", "wait")
 
 
 class Recipient(Protocol):
@@ -81,6 +81,8 @@ class TableOptions:
     disconnect_grace: float = 60.0
     bot_timeout: float = 900.0
     on_bot_failure: str = "void"
+    bot_retries: int = 3  # "wait" policy: further attempts after a failed decision
+    bot_retry_delay: float = 10.0  # "wait" policy: seconds between attempts
     tick: float = 0.05  # watchdog resolution
 
 
@@ -227,20 +229,30 @@ class Table:
         assert game is not None and seat.bot is not None
         view, legal = game.view(seat.index), game.legal(seat.index).to_json()
         extra: dict[str, Any] = {}
-        try:
-            decision = await asyncio.wait_for(seat.bot.decide(view, legal, seat.memory),
-                                              self.options.bot_timeout)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any bot failure is a provider failure
-            reason = f"{seat.identity} failed: {type(exc).__name__}: {exc}"[:500]
-            if self.options.on_bot_failure != "substitute":
-                await self.abort(reason, seat, "provider_error")
-                return
-            substitute = RandomBot(random.Random(self.seed * 31 + game.step).randrange(2**31))
-            decision = await substitute.decide(view, legal, seat.memory)
-            decision.transcript = list(getattr(exc, "transcript", None) or [])
-            extra = {"substituted": True, "failure": reason}
+        policy = self.options.on_bot_failure
+        attempts = 1 + (self.options.bot_retries if policy == "wait" else 0)
+        for attempt in range(attempts):
+            try:
+                decision = await asyncio.wait_for(seat.bot.decide(view, legal, seat.memory),
+                                                  self.options.bot_timeout)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any bot failure is a provider failure
+                reason = f"{seat.identity} failed: {type(exc).__name__}: {exc}"[:500]
+                assert self.game_id is not None
+                await self.store.record_bot_failure(self.game_id, seat.index, game.step, reason,
+                                                    policy, getattr(exc, "transcript", None))
+                if attempt + 1 < attempts:
+                    await asyncio.sleep(self.options.bot_retry_delay)
+                    continue
+                if policy != "substitute":
+                    await self.abort(reason, seat, "provider_error")
+                    return
+                substitute = RandomBot(random.Random(self.seed * 31 + game.step)
+                                       .randrange(2**31))
+                decision = await substitute.decide(view, legal, seat.memory)
+                extra = {"substituted": True, "failure": reason}
         if game.over or seat.index not in game.pending():
             return
         try:

@@ -15,7 +15,7 @@ def test_sim_prints_a_summary_and_stores_games(tmp_path, capsys):
     assert main(["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--games", "3",
                  "--seed", "7", "--preset", "small", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "Colonel Blotto: 3 games (0 void)" in out and "random" in out
+    assert "Colonel Blotto: 3 games (0 void" in out and "random" in out
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM games WHERE status='finished'").fetchone()[0] == 3
         assert conn.execute("SELECT count(*) FROM actions").fetchone()[0] >= 3 * 2 * 3

@@ -70,3 +70,16 @@ def test_existing_ratings_are_the_prior_and_void_or_self_play_is_not_rated():
     assert changes[0][0] == (30.0, 2.0) and changes[0][1][0] < 30.0
     assert ratings.rate(Result({0: 0.0, 1: 0.0}, (), "x", void=True), ["a", "b"], {}) == {}
     assert ratings.rate(Result({0: 1.0, 1: -1.0}, (0,), "x"), ["a", "a"], {}) == {}
+
+
+async def test_an_older_schema_is_migrated_in_place(tmp_path):
+    path = tmp_path / "p.db"
+    await (await Store.open(path)).close()
+    with sqlite3.connect(path) as conn:  # make it look like a v1 database
+        conn.execute("DROP TABLE bot_failures")
+        conn.execute("UPDATE schema_version SET version = 1")
+    store = await Store.open(path)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM bot_failures").fetchone()[0] == 0

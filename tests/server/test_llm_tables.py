@@ -1,0 +1,85 @@
+"""LLM bots at live tables: a person and openai-compatible bots on a fake server play to the end
+over real websockets; provider failures void the game and are kept for audit; `parlor sim`
+runs LLM seats and reports their usage."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from server.cli import main
+from tests.fakes import FakeAnthropic, FakeOpenAI, Status
+from tests.fakes.seating import FAST, example_responder
+from tests.server.conftest import Client
+from tests.server.test_play import play_until_over, rows
+
+
+def answer(msg):
+    if msg["legal"]["kind"] == "text":
+        return "Cooperation pays for all of us."
+    return "[1 cooperate] [2 defect]"
+
+
+async def test_a_person_and_two_llm_bots_finish_an_ipd_game(server):
+    with FakeOpenAI(responder=example_responder) as fake:
+        spec = f"openai-compatible:fake-model@{fake.base_url}?{FAST}&temperature=0.3"
+        ada = await Client.connect(server.url, "ada")
+        await ada.request("create_table", env="three-player-ipd", seats=["human", spec, spec],
+                          seed=4, join_seat=0)
+        over = await play_until_over(ada, answer)
+        await ada.close()
+        calls = len(fake.completion_requests)
+        identity = f"openai-compatible:fake-model@{fake.base_url}"
+    assert not over["result"]["void"] and over["statuses"] == {"0": "finished", "1": "finished",
+                                                               "2": "finished"}
+    # The same identity holds two seats: self-play is not rated.
+    assert over["rating_changes"] == {}
+    db = server.db_path
+    seats = rows(db, "SELECT * FROM seats WHERE seat > 0")
+    assert {s["identity"] for s in seats} == {identity}
+    stamp = json.loads(seats[0]["settings"])
+    assert stamp["provider"] == "openai-compatible" and stamp["model"] == "fake-model"
+    assert stamp["sampling"]["temperature"] == 0.3 and stamp["prompt"]["hash"]
+    bot_actions = rows(db, "SELECT * FROM actions WHERE seat > 0")
+    assert len(bot_actions) == calls == 2 * 10  # 5 chats + 5 decisions each
+    for a in bot_actions:
+        usage = json.loads(a["usage"])
+        assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+        assert a["raw_output"] and json.loads(a["transcript"])
+    chats = [json.loads(e["data"])["text"] for e in rows(db, "SELECT data FROM events WHERE "
+                                                             "type = 'chat'")]
+    assert "I suggest we all cooperate this round." in chats
+
+
+async def test_a_provider_that_keeps_failing_voids_the_game(server, monkeypatch):
+    with FakeAnthropic(responder=lambda request: Status(500)) as fake:
+        spec = f"anthropic:claude-haiku-4-5?{FAST}&retries=1"
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")  # the server's environment
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        ada = await Client.connect(server.url, "ada")
+        await ada.request("create_table", env="colonel-blotto", seats=["human", spec],
+                          join_seat=0)
+        over = await ada.wait_for("game_over")
+        await ada.close()
+        assert len(fake.completion_requests) == 2  # the call and one retry
+    assert over["result"]["void"] and over["statuses"]["1"] == "provider_error"
+    assert over["rating_changes"] == {}
+    failure = rows(server.db_path, "SELECT * FROM bot_failures")[0]
+    assert failure["seat"] == 1 and failure["policy"] == "void" and "500" in failure["error"]
+    assert json.loads(failure["transcript"])
+    assert rows(server.db_path, "SELECT count(*) n FROM ratings")[0]["n"] == 0
+
+
+def test_sim_runs_llm_bots_and_reports_usage(capsys, tmp_path):
+    with FakeOpenAI(responder=example_responder) as fake:
+        spec = f"openai-compatible:fake-model@{fake.base_url}?{FAST}"
+        assert main(["sim", "colonel-blotto", "--seat", spec, "--seat", "scripted:adaptive",
+                     "--games", "2", "--preset", "small", "--db", str(tmp_path / "s.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Colonel Blotto: 2 games (0 void" in out
+    usage_line = [line for line in out.splitlines() if line.startswith("openai-compatible")][-1]
+    decisions, prompt_tokens = (int(x) for x in usage_line.split()[1:3])
+    assert decisions >= 6 and prompt_tokens > 0
+    with sqlite3.connect(tmp_path / "s.db") as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0] \
+            == 2
