@@ -11,8 +11,6 @@ from typing import Any
 
 from bots.prompts.base import PromptBuilder, Verdict
 
-HISTORY_KEYS = ("history", "rounds_played", "results")
-
 
 class IPDPrompts(PromptBuilder):
     history_unit = "rounds"
@@ -20,18 +18,19 @@ class IPDPrompts(PromptBuilder):
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         seat = view["seat"]
         others = [s for s in range(3) if s != seat]
-        pub = view.get("public", {})
-        rounds = pub.get("rounds") or pub.get("num_rounds")
-        length = f"{rounds} rounds" if isinstance(rounds, int) else "several rounds"
+        pub = view["public"]
+        pay = pub["payoffs"]
         return "\n".join([
             f"You are Player {seat} in a repeated Prisoner's Dilemma with three players "
-            f"(Players {others[0]} and {others[1]} are your opponents). The game lasts {length}.",
-            "Every round has two parts. First each player may send one message that everybody "
+            f"(Players {others[0]} and {others[1]} are your opponents). The game lasts "
+            f"{pub['rounds']} rounds.",
+            "Every round has two parts. First each player may send messages that everybody "
             "reads. Then each player privately chooses, separately for each opponent, to "
             "cooperate or to defect; choices are revealed when the round ends.",
-            "Points are scored pair by pair each round: both cooperate, 3 points each; both "
-            "defect, 1 point each; if one defects while the other cooperates, the defector gets "
-            "5 and the cooperator 0. Your aim is the highest total score at the end.",
+            f"Points are scored pair by pair each round: both cooperate, {pay['R']} points each; "
+            f"both defect, {pay['P']} point(s) each; if one defects while the other cooperates, "
+            f"the defector gets {pay['T']} and the cooperator {pay['S']}. Your aim is the highest "
+            "total score at the end.",
             "On a chat turn, your whole reply is your public message: write only what you want "
             "the others to read. On a decision turn, state one choice per opponent in square "
             f"brackets, e.g. [{others[0]} cooperate] [{others[1]} defect]; if you give several "
@@ -41,26 +40,34 @@ class IPDPrompts(PromptBuilder):
     def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         return "chat" if legal.get("kind") == "text" else "decide"
 
-    def _history(self, view: Mapping[str, Any]) -> tuple[str | None, list[Any]]:
-        pub = view.get("public", {})
-        for key in HISTORY_KEYS:
-            if isinstance(pub.get(key), list):
-                return key, pub[key]
-        return None, []
-
     def history_length(self, view: Mapping[str, Any]) -> int:
-        return len(self._history(view)[1])
+        return len(view["public"]["history"])
 
     def render(self, view: Mapping[str, Any], keep: int) -> str:
-        key, history = self._history(view)
-        if key is None or keep >= len(history):
+        pub = view["public"]
+        history = pub["history"]
+        if keep >= len(history):
             return self.env.render(view)
-        public = {**view["public"], key: history[len(history) - keep:]}
+        kept = history[len(history) - keep:]
+        first = kept[0]["round"] if kept else pub["round"]
+        public = {**pub, "history": kept,
+                  "chat": [m for m in pub["chat"] if m["round"] >= first]}
         return self.env.render({**view, "public": public})
 
     def summarize(self, view: Mapping[str, Any], cut: int) -> str:
-        return (f"Rounds 1-{cut} are left out; the scores shown below include them. Remember "
-                f"how the others treated you then only from what follows.")
+        """What the cut rounds said about each opponent: how often they cooperated with us."""
+        me = view["seat"]
+        cut_rounds = view["public"]["history"][:cut]
+        lines = [f"Summary of rounds 1-{cut} (their chat is left out):"]
+        for opp in (s for s in range(3) if s != me):
+            theirs = sum(h["decisions"][str(opp)][str(me)] == "cooperate" for h in cut_rounds)
+            mine = sum(h["decisions"][str(me)][str(opp)] == "cooperate" for h in cut_rounds)
+            lines.append(f"  Player {opp} cooperated with you in {theirs} of {cut} rounds; you "
+                         f"cooperated with them in {mine}.")
+        if cut_rounds:
+            scores = "; ".join(f"Player {s} {v}" for s, v in enumerate(cut_rounds[-1]["scores"]))
+            lines.append(f"  Scores after round {cut}: {scores}.")
+        return "\n".join(lines)
 
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         if self.phase(view, legal) == "chat":
