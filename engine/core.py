@@ -306,7 +306,7 @@ class Game(ABC):
         if seat not in self.pending():
             raise NotYourTurnError(f"seat {seat} is not to act now "
                                    f"(waiting for {sorted(self.pending())})")
-        if not isinstance(action, (str, Mapping)):
+        if type(action) is not str and not isinstance(action, (str, Mapping)):
             raise TypeError("an action is text or a mapping of a structured action")
         self._outbox = []
         step = self.step

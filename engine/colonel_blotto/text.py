@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.colonel_blotto.syntax import format_allocation
+from engine.textcache import LineCache
+
+_ROUND_LINES = LineCache()
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -22,7 +25,8 @@ def render(view: Mapping[str, Any]) -> str:
     if pub["history"]:
         lines.append("")
         lines.append("Resolved rounds:")
-        lines += [_round_line(entry, pub) for entry in pub["history"]]
+        lines += [_ROUND_LINES.get(entry, lambda e=entry: _round_line(e, pub))
+                  for entry in pub["history"]]
     lines.append("")
     lines.append(_status(pub, me, seat, names))
     return "\n".join(lines)

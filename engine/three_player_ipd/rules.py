@@ -35,6 +35,8 @@ PLAYERS = 3
 SEAT_NAMES = ("Player 0", "Player 1", "Player 2")
 REWARD_RULES = ("rank", "paper")
 PAIRS = tuple(combinations(range(PLAYERS), 2))
+_ALL = frozenset(range(PLAYERS))
+_ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,8 @@ class IPDGame(Game):
         self.chat: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self._decisions: list[Decisions | None] = [None] * PLAYERS
+        self.phase = "chat"
+        self._waiting: frozenset[int] = frozenset()
         self._opponents = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAYERS))
         self._chat_space = ActionSpace(
             kind="text", prompt="Send one chat message to the other players.",
@@ -114,15 +118,7 @@ class IPDGame(Game):
 
     # -- the contract ------------------------------------------------------------------------
     def pending(self) -> frozenset[int]:
-        if self.over:
-            return frozenset()
-        if self.phase == "chat":
-            return frozenset((self.speaker,))
-        return frozenset(s for s in range(PLAYERS) if self._decisions[s] is None)
-
-    @property
-    def phase(self) -> str:
-        return "chat" if self.chat_turn < self.config.communication_turns else "decide"
+        return self._waiting
 
     def legal(self, seat: int) -> ActionSpace:
         if seat not in self.pending():
@@ -161,8 +157,9 @@ class IPDGame(Game):
             self._next_speaker()
         else:
             self._decisions[seat] = syntax.parse_decisions(action, self._opponents[seat])
+            self._waiting = self._waiting - {seat}
             self.emit("decision_submitted", {"seat": seat, "round": self.round})
-            if all(d is not None for d in self._decisions):
+            if not self._waiting:
                 self._resolve_round()
         return "ok", None
 
@@ -172,16 +169,24 @@ class IPDGame(Game):
         self._decisions = [None] * PLAYERS
         self.emit("round_started", {"round": self.round, "rounds": self.config.rounds,
                                     "communication_turns": self.config.communication_turns})
-        if self.phase == "decide":
-            self.emit("decisions_open", {"round": self.round})
+        if self.config.communication_turns:
+            self.phase, self._waiting = "chat", _ONLY[0]
+        else:
+            self._open_decisions()
 
     def _next_speaker(self) -> None:
         self.speaker += 1
         if self.speaker == PLAYERS:
             self.speaker = 0
             self.chat_turn += 1
-            if self.phase == "decide":
-                self.emit("decisions_open", {"round": self.round})
+            if self.chat_turn == self.config.communication_turns:
+                self._open_decisions()
+                return
+        self._waiting = _ONLY[self.speaker]
+
+    def _open_decisions(self) -> None:
+        self.phase, self._waiting = "decide", _ALL
+        self.emit("decisions_open", {"round": self.round})
 
     def _resolve_round(self) -> None:
         chosen = [d.choices for d in self._decisions]  # type: ignore[union-attr]
@@ -209,6 +214,7 @@ class IPDGame(Game):
             self._start_round()
 
     def _end(self) -> None:
+        self._waiting = frozenset()
         rewards = terminal_rewards(self.scores, self.config.reward_rule)
         best = max(rewards.values())
         winners = () if len(set(rewards.values())) == 1 else \

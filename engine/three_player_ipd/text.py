@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.textcache import LineCache
+
+_ROUND_TEXT = LineCache()
+
 
 def _rules(pub: Mapping[str, Any], seat: int | None) -> list[str]:
     p = pub["payoffs"]
@@ -54,7 +58,8 @@ def render(view: Mapping[str, Any]) -> str:
         for msg in chat_by_round.get(r, []):
             lines.append(f"[Player {msg['seat']}] {msg['text'] or '(said nothing)'}")
         if r in history:
-            lines.extend(_round_lines(history[r]))
+            lines.append(_ROUND_TEXT.get(history[r], lambda e=history[r]: "\n".join(
+                _round_lines(e))))
     lines.append("")
     if pub["over"]:
         result = pub["result"]
