@@ -376,12 +376,18 @@ class Env(ABC):
     rules_version: ClassVar[str]
     Config: ClassVar[type[Config]]
     presets: ClassVar[Mapping[str, Config]]
+    game_class: ClassVar[type[Game]]
     default_preset: ClassVar[str] = "paper"
     seat_names: ClassVar[tuple[str, ...]] = ()
 
-    @abstractmethod
     def new_game(self, config: Config, seed: int, players: int) -> Game:
-        """Start a game; call `check_players` and `config.validate()` first."""
+        """Start a game after checking the player count and the config."""
+        self.check_players(players)
+        if not isinstance(config, self.Config):
+            raise ConfigError(f"{self.id} needs a {self.Config.__name__}, got "
+                              f"{type(config).__name__}")
+        config.validate()
+        return self.game_class(self, config, seed, players)
 
     @abstractmethod
     def render(self, view: Mapping[str, Any]) -> str:

@@ -249,16 +249,10 @@ class ColonelBlottoEnv(Env):
     players = (2,)
     rules_version = "1"
     Config = BlottoConfig
+    game_class = BlottoGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS
     default_preset = "paper"
     seat_names = SEAT_NAMES
-
-    def new_game(self, config: Config, seed: int, players: int) -> BlottoGame:
-        self.check_players(players)
-        if not isinstance(config, BlottoConfig):
-            raise ConfigError(f"{self.id} needs a BlottoConfig, got {type(config).__name__}")
-        config.validate()
-        return BlottoGame(self, config, seed, players)
 
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)

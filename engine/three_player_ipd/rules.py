@@ -246,16 +246,10 @@ class ThreePlayerIPDEnv(Env):
     players = (PLAYERS,)
     rules_version = "1"
     Config = IPDConfig
+    game_class = IPDGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS
     default_preset = "paper"
     seat_names = SEAT_NAMES
-
-    def new_game(self, config: Config, seed: int, players: int) -> IPDGame:
-        self.check_players(players)
-        if not isinstance(config, IPDConfig):
-            raise ConfigError(f"{self.id} needs an IPDConfig, got {type(config).__name__}")
-        config.validate()
-        return IPDGame(self, config, seed, players)
 
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
