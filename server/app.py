@@ -60,10 +60,30 @@ class Server:
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.store = await Store.open(self.db_path)
+        await self.recover()
         self.host = host
         self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2)
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
+
+    async def recover(self) -> None:
+        """Void the games a previous server left running (it was killed mid-game): replay
+        their committed actions, end them as void, and store the full record."""
+        assert self.store is not None
+        for game_id, partial in await self.store.interrupted_games():
+            try:
+                env = get(partial.env)
+                game = env.replay(partial)
+                if not game.over:
+                    game.abort("interrupted: the server stopped mid-game")
+                    await self.store.record_events(game_id, game.events[-2:])
+                record, metrics = game.record(), env.game_metrics(game.record())
+            except Exception:  # noqa: BLE001 - an unreadable game must not stop the server
+                log.exception("cannot replay interrupted game %s", game_id)
+                record, metrics = partial, {}
+            await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics,
+                                         ratings={})
+            log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):

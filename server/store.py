@@ -59,6 +59,7 @@ MIGRATIONS: list[str] = [
         game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
         step INTEGER NOT NULL, error TEXT NOT NULL, policy TEXT NOT NULL, transcript TEXT,
         created REAL NOT NULL);
+    ALTER TABLE actions ADD COLUMN structured INTEGER NOT NULL DEFAULT 0;
     """,
 ]
 
@@ -191,11 +192,12 @@ class Store:
 
         async def work(c: aiosqlite.Connection) -> None:
             await c.execute(
-                "INSERT INTO actions (game_id, idx, seat, step, turn, raw, outcome, error, "
-                "latency_ms, usage, raw_output, transcript, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions (game_id, idx, seat, step, turn, raw, structured, outcome, "
+                "error, latency_ms, usage, raw_output, transcript, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, idx, action.seat, action.step, turn,
                  action.raw if isinstance(action.raw, str) else _dump(action.raw),
+                 int(not isinstance(action.raw, str)),
                  action.outcome, action.error, action.meta.get("latency_ms"),
                  _dump(usage) if usage is not None else None, raw_output,
                  _dump(transcript) if transcript else None, time.time()))
@@ -281,6 +283,23 @@ class Store:
                     (game_id, record.env, identity, before[0] if before else None,
                      before[1] if before else None, after[0], after[1]))
         await self.write(work)
+
+    async def interrupted_games(self) -> list[tuple[int, GameRecord]]:
+        """Games left 'running' by a server that died, rebuilt from their stored actions."""
+        out = []
+        for g in await self.fetch("SELECT * FROM games WHERE status = 'running'"):
+            actions = await self.fetch("SELECT * FROM actions WHERE game_id = ? ORDER BY idx",
+                                       (g["id"],))
+            players = (await self.fetch("SELECT count(*) n FROM seats WHERE game_id = ?",
+                                        (g["id"],)))[0]["n"]
+            record = GameRecord(
+                g["env"], g["rules_version"], json.loads(g["config"]), g["seed"], players,
+                [ActionRecord(a["seat"], a["step"],
+                              json.loads(a["raw"]) if a["structured"] else a["raw"],
+                              a["outcome"], a["error"],
+                              {"latency_ms": a["latency_ms"]}) for a in actions], [], None)
+            out.append((g["id"], record))
+        return out
 
     # -- reads -----------------------------------------------------------------------------
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:

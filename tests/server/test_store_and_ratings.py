@@ -74,12 +74,17 @@ def test_existing_ratings_are_the_prior_and_void_or_self_play_is_not_rated():
 
 async def test_an_older_schema_is_migrated_in_place(tmp_path):
     path = tmp_path / "p.db"
-    await (await Store.open(path)).close()
-    with sqlite3.connect(path) as conn:  # make it look like a v1 database
-        conn.execute("DROP TABLE bot_failures")
-        conn.execute("UPDATE schema_version SET version = 1")
+    with sqlite3.connect(path) as conn:  # a database written by schema v1
+        conn.executescript(MIGRATIONS[0])
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO schema_version VALUES (1)")
+        conn.execute("INSERT INTO games (id, table_id, env, rules_version, config, seed, started)"
+                     " VALUES (1, 't1', 'colonel-blotto', '1', '{}', 0, 0)")
+        conn.execute("INSERT INTO actions (game_id, idx, seat, step, raw, outcome, created) "
+                     "VALUES (1, 0, 0, 0, '[A20]', 'ok', 0)")
     store = await Store.open(path)
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
         assert conn.execute("SELECT count(*) FROM bot_failures").fetchone()[0] == 0
+        assert conn.execute("SELECT raw, structured FROM actions").fetchone() == ("[A20]", 0)
