@@ -1,36 +1,41 @@
 """Decisions per second of Parlor's engines against TextArena 0.7.4's implementations of the same
-games, on the same pre-generated action streams (no bot time, no I/O).
+games, on the same pre-generated action streams (no bot time, no I/O). What each side counts per
+decision is described in benchmarks/README.md.
 
-Per decision Parlor does what a table does: pending(), the seat's view() and its text render(),
-then act(). TextArena does what its loop does: get_observation(), then step(). TextArena runs in a
-subprocess with whatever Python has `textarena` importable (`pip install -e '.[bench]'`, or
---textarena-python PATH); without it, only Parlor's figures are printed.
+TextArena runs in a subprocess of whatever Python has `textarena` importable (this one, or
+/work/ta-venv/bin/python, or --textarena-python PATH; `pip install -e '.[bench]'` provides it).
+Without it only Parlor's figures are printed and the comparison is reported as skipped.
 
-    python benchmarks/engine.py [--games 300] [--repeats 3] [--textarena-python PATH]
+    python benchmarks/engine.py [--games 300] [--repeats 5] [--textarena-python PATH] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.registry import get  # noqa: E402
 
+TARGET, GOAL = 2.0, 3.0
 CHAT = ["Let's all cooperate this round.", "I will defect on anyone who defects on me.",
         "Player 1 cannot be trusted.", "Agreed, cooperation it is.", "No promises."]
 
 
 def blotto_stream(rng: random.Random) -> list[str]:
-    """18 allocations of exactly 20 units (valid under both the paper's and TextArena's rule)."""
+    """18 allocations of exactly 20 units: valid under both the paper's at-most-20 rule and
+    TextArena's exactly-20 rule, so both implementations play the same 9-round (or shorter) game."""
     out = []
     for _ in range(18):
         a = rng.randint(0, 20)
@@ -40,7 +45,7 @@ def blotto_stream(rng: random.Random) -> list[str]:
 
 
 def ipd_stream(rng: random.Random) -> list[str]:
-    """Five rounds of three chat lines then three decisions (players 0, 1, 2 in order)."""
+    """Five rounds of three chat lines then three decision strings (players 0, 1, 2 in order)."""
     out = []
     for _ in range(5):
         out += [rng.choice(CHAT) for _ in range(3)]
@@ -50,58 +55,88 @@ def ipd_stream(rng: random.Random) -> list[str]:
     return out
 
 
-STREAMS = {"colonel-blotto": blotto_stream, "three-player-ipd": ipd_stream}
+STREAMS: dict[str, Callable[[random.Random], list[str]]] = {
+    "colonel-blotto": blotto_stream, "three-player-ipd": ipd_stream}
 PLAYERS = {"colonel-blotto": 2, "three-player-ipd": 3}
 
 
-def run_parlor(env_id: str, streams: list[list[str]], text: bool) -> tuple[int, float]:
-    """text=True renders each decision's view as the text an agent reads."""
+# ---------------------------------------------------------------------------------- Parlor side
+def parlor_games(env_id: str, streams: list[list[str]], text: bool) -> tuple[int, list[dict]]:
+    """Play every stream once; per decision: pending(), legal(), view() and, for the text row,
+    render(view), then act(). Returns (decisions, final rewards per game)."""
     env = get(env_id)
     config = env.config("paper")
+    players = PLAYERS[env_id]
+    render = env.render
     decisions = 0
-    start = time.perf_counter()
+    results = []
     for seed, stream in enumerate(streams):
-        game = env.new_game(config, seed, PLAYERS[env_id])
+        game = env.new_game(config, seed, players)
         for action in stream:
-            if game.over:
-                break
             seat = min(game.pending())
+            game.legal(seat)
             view = game.view(seat)
             if text:
-                env.render(view)
+                render(view)
             game.act(seat, action)
             decisions += 1
-    return decisions, time.perf_counter() - start
+            if game.over:
+                break
+        results.append({str(s): r for s, r in game.result.rewards.items()})
+    return decisions, results
 
 
+def time_parlor(env_id: str, streams: list[list[str]], text: bool, repeats: int
+                ) -> tuple[int, list[float], list[dict]]:
+    decisions, results = parlor_games(env_id, streams, text)  # warm-up, and the outcomes
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        parlor_games(env_id, streams, text)
+        times.append(time.perf_counter() - start)
+    return decisions, times, results
+
+
+# ------------------------------------------------------------------------------- TextArena side
 TEXTARENA_RUNNER = r"""
 import json, sys, time
 import textarena as ta
 from textarena.envs.ColonelBlotto.env import ColonelBlottoEnv
 from textarena.envs.ThreePlayerIPD.env import ThreePlayerIPDEnv
-env_id, path, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+env_id, path, mode, repeats = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 streams = json.load(open(path))
-if mode == "raw":
+if mode == "structured":  # the bare env class: get_observation() is a list of new messages
     make = {"colonel-blotto": lambda: ColonelBlottoEnv(num_fields=3, num_total_units=20,
                                                        num_rounds=9),
             "three-player-ipd": lambda: ThreePlayerIPDEnv(num_rounds=5, communication_turns=1)
             }[env_id]
-else:  # as registered: the default wrappers build the text observation an agent reads
-    make = lambda: ta.make({"colonel-blotto": "ColonelBlotto-v0",
-                            "three-player-ipd": "ThreePlayerIPD-v0"}[env_id])
+else:  # as registered: the default wrappers build the text an agent reads on every step
+    name = {"colonel-blotto": "ColonelBlotto-v0", "three-player-ipd": "ThreePlayerIPD-v0"}[env_id]
+    make = lambda: ta.make(name)
 players = {"colonel-blotto": 2, "three-player-ipd": 3}[env_id]
-steps = 0
-start = time.perf_counter()
-for seed, stream in enumerate(streams):
-    env = make()
-    env.reset(num_players=players, seed=seed)
-    for text in stream:
-        env.get_observation()
-        done, _ = env.step(text)
-        steps += 1
-        if done:
-            break
-print(json.dumps([steps, time.perf_counter() - start]))
+
+def play(collect):
+    steps, results = 0, []
+    for seed, stream in enumerate(streams):
+        env = make()
+        env.reset(num_players=players, seed=seed)
+        for text in stream:
+            env.get_observation()
+            done, _ = env.step(text)
+            steps += 1
+            if done:
+                break
+        if collect:
+            results.append({str(k): v for k, v in env.close()[0].items()})
+    return steps, results
+
+steps, results = play(True)  # warm-up, and the outcomes
+times = []
+for _ in range(repeats):
+    start = time.perf_counter()
+    play(False)
+    times.append(time.perf_counter() - start)
+print(json.dumps({"steps": steps, "times": times, "results": results}))
 """
 
 
@@ -114,47 +149,75 @@ def find_textarena_python(explicit: str | None) -> str | None:
     return None
 
 
-def run_textarena(python: str, env_id: str, streams: list[list[str]], text: bool
-                  ) -> tuple[int, float]:
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(streams, f)
-    out = subprocess.run([python, "-c", TEXTARENA_RUNNER, env_id, f.name,
-                          "text" if text else "raw"], capture_output=True,
-                         text=True, check=True)
-    Path(f.name).unlink()
-    steps, seconds = json.loads(out.stdout.strip().splitlines()[-1])
-    return steps, seconds
+def time_textarena(python: str, env_id: str, streams: list[list[str]], text: bool, repeats: int
+                   ) -> tuple[int, list[float], list[dict]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "streams.json"
+        path.write_text(json.dumps(streams))
+        out = subprocess.run([python, "-c", TEXTARENA_RUNNER, env_id, str(path),
+                              "text" if text else "structured", str(repeats)],
+                             capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return data["steps"], data["times"], data["results"]
+
+
+# ---------------------------------------------------------------------------------- report
+def profile(env_id: str, streams: list[list[str]], text: bool, top: int = 18) -> None:
+    """Where Parlor's time goes on one pass over the streams."""
+    parlor_games(env_id, streams, text)  # warm caches so the profile shows steady state
+    profiler = cProfile.Profile()
+    profiler.enable()
+    parlor_games(env_id, streams, text)
+    profiler.disable()
+    print(f"\n--- cProfile, Parlor {env_id}, {'text' if text else 'structured'} row ---")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--textarena-python", default=None)
+    parser.add_argument("--profile", action="store_true",
+                        help="also print a cProfile of Parlor's side of each row")
     args = parser.parse_args()
     ta_python = find_textarena_python(args.textarena_python)
-    print(f"{'env':18} {'observation':11} {'decisions':>9} {'Parlor dec/s':>13} "
-          f"{'TextArena st/s':>15} {'ratio':>6}  target >=2x (goal 3x), best of {args.repeats}")
+    print(f"{args.games} games per env, best and median of {args.repeats} timed runs after one "
+          f"warm-up; target Parlor >= {TARGET:g}x TextArena (goal {GOAL:g}x)")
+    if ta_python is None:
+        print("textarena is not importable (pip install -e '.[bench]' or --textarena-python): "
+              "the comparison is skipped, Parlor's figures only")
+    header = (f"{'env':17} {'row':10} {'decisions':>9} {'Parlor dec/s':>13} {'(median)':>9} "
+              f"{'TextArena st/s':>15} {'(median)':>9} {'ratio':>6}  verdict")
+    print(header)
+    print("-" * len(header))
     for env_id, make_stream in STREAMS.items():
         rng = random.Random(2026)
         streams = [make_stream(rng) for _ in range(args.games)]
         for text in (True, False):
-            label = "text" if text else "structured"
-            ours = [run_parlor(env_id, streams, text) for _ in range(args.repeats)]
-            n, best = ours[0][0], min(s for _, s in ours)
-            rate = n / best
-            median = n / statistics.median(s for _, s in ours)
-            if not ta_python:
-                print(f"{env_id:18} {label:11} {n:>9} {rate:>13,.0f} {'skipped':>15} {'-':>6}"
-                      "  (textarena not importable: pip install -e '.[bench]')")
+            row = "text" if text else "structured"
+            n, ours, our_results = time_parlor(env_id, streams, text, args.repeats)
+            best, median = n / min(ours), n / statistics.median(ours)
+            line = f"{env_id:17} {row:10} {n:>9} {best:>13,.0f} {median:>9,.0f}"
+            if ta_python is None:
+                print(f"{line} {'skipped':>15} {'':>9} {'-':>6}")
                 continue
-            theirs = [run_textarena(ta_python, env_id, streams, text)
-                      for _ in range(args.repeats)]
-            ta_n, ta_best = theirs[0][0], min(s for _, s in theirs)
-            ta_rate = ta_n / ta_best
-            print(f"{env_id:18} {label:11} {n:>9} {rate:>13,.0f} {ta_rate:>15,.0f} "
-                  f"{rate / ta_rate:>5.1f}x  (Parlor median {median:,.0f}/s; "
-                  f"TextArena made {ta_n} steps)")
+            ta_n, theirs, ta_results = time_textarena(ta_python, env_id, streams, text,
+                                                      args.repeats)
+            ta_best, ta_median = ta_n / min(theirs), ta_n / statistics.median(theirs)
+            ratio = best / ta_best
+            verdict = "goal met" if ratio >= GOAL else "target met" if ratio >= TARGET \
+                else "BELOW TARGET"
+            same = ta_n == n and ta_results == our_results
+            if not same:
+                verdict += f"; streams diverged ({ta_n} steps, outcomes differ)"
+            print(f"{line} {ta_best:>15,.0f} {ta_median:>9,.0f} {ratio:>5.2f}x  {verdict}")
+    if args.profile:
+        for env_id, make_stream in STREAMS.items():
+            rng = random.Random(2026)
+            streams = [make_stream(rng) for _ in range(args.games)]
+            for text in (True, False):
+                profile(env_id, streams, text)
 
 
 if __name__ == "__main__":

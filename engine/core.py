@@ -50,7 +50,7 @@ class GameOverError(EngineError):
 Visibility = Literal["all"] | tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. `visible_to` is "all" or the seats that may see it."""
 
@@ -164,7 +164,7 @@ class Result:
                 "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionRecord:
     """One submitted action as the engine judged it. `outcome` is "ok" or "invalid"."""
 

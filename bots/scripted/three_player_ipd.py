@@ -1,5 +1,9 @@
 """Three-player IPD baselines: `scripted:tit-for-tat` (per opponent, reacts to threats in chat),
-`scripted:grim` and `scripted:always-defect`."""
+`scripted:grim` and `scripted:always-defect`.
+
+Everything is read from the seat's view: the public history of resolved rounds (who chose what
+against whom) and the public chat log; the bots keep no state of their own.
+"""
 
 from __future__ import annotations
 
@@ -11,64 +15,118 @@ from bots.base import Bot, Decision
 from bots.registry import register_scripted
 
 ENV = "three-player-ipd"
-_THREAT = re.compile(r"\b(defect|betray|backstab|cheat)\w*", re.IGNORECASE)
-_EVERYONE = re.compile(r"\b(everyone|everybody|all of you|you all|both of you)\b", re.IGNORECASE)
+COOPERATE, DEFECT = "cooperate", "defect"
+
+_SENTENCES = re.compile(r"[^.!?;\n]+")
+# Present or future only: "you defected on me" reports the past, it announces nothing.
+_THREAT = re.compile(r"\b(defect|betray|backstab|cheat|double[- ]cross)(?!ed)\w*", re.IGNORECASE)
+# "not", "never", "won't" ... up to two words before the verb: "I will not ever defect".
+_NEGATED = re.compile(r"\b(not|never|no|won't|wont|don't|dont|can't|cannot|refuse to)\s+"
+                      r"(\w+\s+){0,2}$", re.IGNORECASE)
+# A condition ("if you defect, I defect") is a policy, not an announcement.
+_CONDITIONAL = re.compile(r"\b(if|unless|until|whoever|anyone who|anybody who|should you|in case)\b",
+                          re.IGNORECASE)
+_EVERYONE = re.compile(r"\b(everyone|everybody|all of you|you all|both of you|you both|you two|"
+                       r"each of you)\b", re.IGNORECASE)
 
 
-def last_move_against(view: Mapping[str, Any], opponent: int, me: int) -> str | None:
-    history = view["public"]["history"]
-    return history[-1]["decisions"][str(opponent)][str(me)] if history else None
-
-
-def betrayed_by(view: Mapping[str, Any], opponent: int, me: int) -> bool:
-    return any(h["decisions"][str(opponent)][str(me)] == "defect"
-               for h in view["public"]["history"])
+def _names(seat: int) -> re.Pattern[str]:
+    """How a chat line refers to `seat`: "Player 0", "P0", "seat 0", "#0" or a "[0 defect]" token
+    (a bare digit is too ambiguous: "round 2", "2 points")."""
+    return re.compile(rf"\b(player|p|seat)\s*{seat}\b|#{seat}\b|\[\s*{seat}\s+defect",
+                      re.IGNORECASE)
 
 
 def threatens(text: str, me: int) -> bool:
-    """Does a chat line announce a defection aimed at seat `me` (by id or at everyone)?"""
-    if not _THREAT.search(text):
-        return False
-    names_me = re.search(rf"(player\s*{me}\b|\bP{me}\b|\[{me}\b|\b{me}\b)", text, re.IGNORECASE)
-    return bool(names_me or _EVERYONE.search(text))
+    """Does a chat line announce a defection aimed at seat `me` (by id, or at everyone)?"""
+    for sentence in _SENTENCES.findall(text):
+        if _CONDITIONAL.search(sentence):
+            continue
+        aimed = _names(me).search(sentence) or _EVERYONE.search(sentence)
+        if aimed and any(not _NEGATED.search(sentence[:m.start()])
+                         for m in _THREAT.finditer(sentence)):
+            return True
+        if re.search(rf"\[\s*{me}\s+defect\s*\]", sentence, re.IGNORECASE):
+            return True
+    return False
+
+
+def moves_against(view: Mapping[str, Any], opponent: int, me: int) -> list[str]:
+    """What `opponent` chose against `me` in each resolved round, oldest first."""
+    return [h["decisions"][str(opponent)][str(me)] for h in view["public"]["history"]]
+
+
+def threats_this_round(view: Mapping[str, Any], opponent: int, me: int) -> bool:
+    public = view["public"]
+    return any(m["seat"] == opponent and threatens(m["text"], me)
+               for m in public["chat"] if m["round"] == public["round"])
+
+
+def opponents(view: Mapping[str, Any], me: int) -> list[int]:
+    return list(view["private"].get("opponents") or (o for o in range(3) if o != me))
 
 
 class TitForTat(Bot):
+    """Per opponent: cooperate first, then copy what that opponent did to me last round; defect
+    pre-emptively on an opponent who announces a defection against me this round. It forgives as
+    soon as the opponent cooperates again."""
+
     identity = "scripted:tit-for-tat"
-    announcement = ("I play tit-for-tat with each of you: I cooperate first and then do to you "
-                    "what you did to me last round. Threaten me and I defect on you.")
+    policy = ("I play tit-for-tat with each of you separately: I cooperate first, then do to you "
+              "what you did to me last round. Announce a defection against me and I defect on "
+              "you that same round. Cooperate and we both gain.")
+    grudge = "you defected on me last round; cooperate with me and I will cooperate again."
 
     def choice(self, view: Mapping[str, Any], opponent: int, me: int) -> str:
-        round_ = view["public"]["round"]
-        said = [m["text"] for m in view["public"]["chat"]
-                if m["round"] == round_ and m["seat"] == opponent]
-        if any(threatens(t, me) for t in said):
-            return "defect"
-        return last_move_against(view, opponent, me) or "cooperate"
+        if threats_this_round(view, opponent, me):
+            return DEFECT
+        past = moves_against(view, opponent, me)
+        return past[-1] if past else COOPERATE
+
+    def say(self, view: Mapping[str, Any], me: int) -> str:
+        """Announce the policy, then say plainly whom it punishes this round and why."""
+        public = view["public"]
+        if public["round"] == 1 and public["chat_turn"] == 0:
+            return self.policy
+        lines = []
+        for o in opponents(view, me):
+            if threats_this_round(view, o, me):
+                lines.append(f"Player {o}: you threatened me, so this round you get what you "
+                             "announced.")
+            elif self.choice(view, o, me) == DEFECT:
+                lines.append(f"Player {o}: {self.grudge}")
+        return " ".join(lines) or "I keep cooperating with everyone who cooperates with me."
 
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:
-        if legal["kind"] == "text":
-            return Decision(action=self.announcement)
         me = view["seat"]
+        if legal["kind"] == "text":
+            return Decision(action={"text": self.say(view, me)[:legal.get("max_chars") or None]})
         return Decision(action={f["name"]: self.choice(view, int(f["name"]), me)
                                 for f in legal["fields"]})
 
 
 class Grim(TitForTat):
     identity = "scripted:grim"
-    announcement = "I cooperate until you defect on me once; after that I never forgive."
+    policy = ("I cooperate with each of you as long as you cooperate with me. The first time you "
+              "don't, I stop for good.")
+    grudge = "you defected on me, and I do not forgive."
 
     def choice(self, view: Mapping[str, Any], opponent: int, me: int) -> str:
-        return "defect" if betrayed_by(view, opponent, me) else "cooperate"
+        return DEFECT if DEFECT in moves_against(view, opponent, me) else COOPERATE
 
 
 class AlwaysDefect(TitForTat):
+    """Defects on everyone and talks of cooperation: the cheater the others must learn to read."""
+
     identity = "scripted:always-defect"
-    announcement = "Let's all cooperate this round."
+    policy = "Let's all cooperate this round."
 
     def choice(self, view: Mapping[str, Any], opponent: int, me: int) -> str:
-        return "defect"
+        return DEFECT
+
+    def say(self, view: Mapping[str, Any], me: int) -> str:
+        return self.policy
 
 
 register_scripted(ENV, "tit-for-tat", "tit-for-tat per opponent; defects on threats in chat")(

@@ -8,13 +8,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.containers import Vertical
+from textual.widgets import Footer, Input, Static
 
 from tui.screens.base import ParlorScreen
 from tui.widgets.cycler import Cycler
 
 HUMAN = "human"
+TYPED = "typed"  # seat option: the bot spec typed in the input below the seats
+SPEC_HINT = "openai:gpt-4o-mini, anthropic:claude-haiku-4-5, openai-compatible:MODEL@URL"
 
 
 def default_bot(bots: dict[str, str]) -> str:
@@ -55,7 +57,10 @@ class CreateTableScreen(ParlorScreen):
             yield Static(id="preset-config", classes="form-hint")
             counts = [str(n) for n in env.get("players", [2])]
             yield Cycler("Players", [(c, c) for c in counts], id="players")
-            yield VerticalScroll(id="seat-rows")
+            yield Vertical(id="seat-rows")
+            yield Static(Text("Bot spec for seats set to “typed spec” (LLM bots; keys come from "
+                              "the server's environment):", style="dim"))
+            yield Input(placeholder=SPEC_HINT, id="typed-spec")
             yield Static(id="create-error", classes="form-error")
         yield Footer()
 
@@ -71,12 +76,13 @@ class CreateTableScreen(ParlorScreen):
             Text(", ".join(f"{k}={v}" for k, v in config.items()), style="dim"))
 
     async def build_seats(self) -> None:
-        rows = self.query_one("#seat-rows", VerticalScroll)
+        rows = self.query_one("#seat-rows", Vertical)
         await rows.remove_children()
         count = int(self.query_one("#players", Cycler).value or 2)
         bots = self.session.bots_for(self.env_id)
         options = [(HUMAN, "human (a person)")] + [
-            (ident, f"{ident} — {desc}" if desc else ident) for ident, desc in bots.items()]
+            (ident, f"{ident} — {desc}" if desc else ident) for ident, desc in bots.items()] + [
+            (TYPED, "typed spec (an LLM bot: type its spec below)")]
         names = self.env.get("seat_names") or []
         cyclers = []
         for seat in range(count):
@@ -97,10 +103,21 @@ class CreateTableScreen(ParlorScreen):
         self.action_create()
 
     def seats(self) -> list[str]:
-        return [c.value for c in self.query(".seat-row").results(Cycler)]
+        typed = self.query_one("#typed-spec", Input).value.strip()
+        return [typed if c.value == TYPED else c.value
+                for c in self.query(".seat-row").results(Cycler)]
+
+    @on(Input.Submitted, "#typed-spec")
+    def _spec_submitted(self) -> None:
+        self.action_create()
 
     def action_create(self) -> None:
         seats = self.seats()
+        if "" in seats:
+            self.query_one("#create-error", Static).update(
+                Text(f"Type the bot spec for the “typed spec” seats, e.g. {SPEC_HINT}",
+                     style="bold red"))
+            return
         body: dict[str, Any] = {"env": self.env_id, "seats": seats}
         if self.env.get("presets"):
             body["preset"] = self.query_one("#preset", Cycler).value
