@@ -134,9 +134,13 @@ class Server:
         for table in self.tables.values():
             table.spectators.discard(conn)
             seat = table.seat_of(player)
-            if seat is not None and not player.conns and table.status == "playing":
+            if seat is None or player.conns:
+                continue
+            if table.status == "playing":
                 seat.disconnected_since = asyncio.get_running_loop().time()
-                await table.broadcast_table()
+            elif table.status == "waiting":
+                seat.player = None  # free the seat so the table can still fill
+            await table.broadcast_table()
 
     # -- requests -----------------------------------------------------------------------------
     async def _on_hello(self, conn: Connection, req: p.Request) -> None:

@@ -138,7 +138,7 @@ class Table:
 
     async def start(self) -> None:
         self.game = self.env.new_game(self.config, self.seed, len(self.seats))
-        self.status = "playing"
+        self.status = "starting"  # not "waiting" (no second start), not yet "playing"
         self.game_id = await self.store.create_game(
             table_id=self.id, env=self.env.id, rules_version=self.env.rules_version,
             preset=self.preset, config=self.config.to_json(), seed=self.seed,
@@ -146,6 +146,7 @@ class Table:
                     "name": s.player.name if s.player else s.identity,
                     "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
         await self.store.record_events(self.game_id, self.game.events)
+        self.status = "playing"
         await self.broadcast_table()
         await self._broadcast(self.game.events)
         self._watchdog = asyncio.create_task(self._watch(), name=f"table-{self.id}")

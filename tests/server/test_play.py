@@ -228,3 +228,27 @@ async def test_an_ipd_game_with_chat_and_decisions(server):
             if e["type"] == "chat" and e["data"]["seat"] == 0]
     assert len(chat) == 5 and chat[0]["data"]["text"] == "I will cooperate with everyone."
     await ada.close()
+
+
+async def test_leaving_a_waiting_table_frees_the_seat(server):
+    ada = await Client.connect(server.url, "ada")
+    bob = await Client.connect(server.url, "bob")
+    table = (await ada.request("create_table", env="three-player-ipd",
+                               seats=["human", "human", "human"], join_seat=0))["table"]
+    await bob.request("join", table_id=table["id"], seat=1)
+    await bob.close()
+    for _ in range(50):
+        listed = (await ada.request("list_tables"))["tables"][0]
+        if listed["seats"][1]["player"] is None:
+            break
+        await asyncio.sleep(0.02)
+    assert listed["status"] == "waiting" and listed["seats"][1]["player"] is None
+    cy = await Client.connect(server.url, "cy")
+    dee = await Client.connect(server.url, "dee")
+    assert (await cy.request("join", table_id=table["id"]))["your_seat"] == 1
+    assert (await dee.request("join", table_id=table["id"]))["your_seat"] == 2
+    started = await cy.wait_for("table")
+    while started["table"]["status"] != "playing":
+        started = await cy.wait_for("table")
+    for c in (ada, cy, dee):
+        await c.close()
