@@ -47,3 +47,20 @@ async def test_typed_llm_spec_takes_a_seat_and_the_game_finishes(embedded):
             await wait_for_text(pilot, "Rewards")
             assert not app.session.game_over["result"]["void"]
         assert len(fake.completion_requests) >= 3
+
+
+async def test_keys_pressed_while_a_table_is_created_make_one_table(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await pilot.press("n")
+        await wait_for_text(pilot, "New table:")
+        screen = app.screen
+        for _ in range(3):  # keys typed ahead of the server's answer, as over a slow link
+            screen.action_create()
+        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        await pilot.pause(0.3)
+        app.client.send("list_tables")
+        await wait_for(pilot, lambda: len(app.session.tables) >= 1, "the table list")
+        await pilot.pause(0.3)
+        assert len(app.session.tables) == 1

@@ -39,6 +39,7 @@ class CreateTableScreen(ParlorScreen):
     def __init__(self, env_id: str) -> None:
         super().__init__()
         self.env_id = env_id
+        self.creating = False
 
     @property
     def env(self) -> dict[str, Any]:
@@ -112,6 +113,8 @@ class CreateTableScreen(ParlorScreen):
         self.action_create()
 
     def action_create(self) -> None:
+        if self.creating:  # one table per request: keys pressed while it is made do nothing
+            return
         seats = self.seats()
         if "" in seats:
             self.query_one("#create-error", Static).update(
@@ -123,6 +126,7 @@ class CreateTableScreen(ParlorScreen):
             body["preset"] = self.query_one("#preset", Cycler).value
         if HUMAN in seats:
             body["join_seat"] = seats.index(HUMAN)
+        self.creating = True
         self.client.send("create_table", **body)
         self.query_one("#create-error", Static).update(Text("Creating…", style="dim"))
 
@@ -131,5 +135,6 @@ class CreateTableScreen(ParlorScreen):
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "error":
+            self.creating = False
             self.query_one("#create-error", Static).update(
                 Text(f"{msg.get('code')}: {msg.get('message')}", style="bold red"))
