@@ -27,6 +27,7 @@ from server.tables import BOT_FAILURE_POLICIES, Player, Seat, Table, TableOption
 
 log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
+MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
 
 
 class Connection:
@@ -206,12 +207,19 @@ class Server:
                 except (BotSpecError, BotError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}; or 'human'", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
+        self._forget_finished_tables()
         table_id = f"t{next(self._ids)}"
         assert self.store is not None
         table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
                       self.store, TableOptions(**(self.options | {"on_bot_failure": policy})))
         self.tables[table_id] = table
         return table
+
+    def _forget_finished_tables(self, keep: int = MAX_FINISHED_TABLES) -> None:
+        """Finished games live on in the store; the lobby keeps only the latest few."""
+        over = [tid for tid, t in self.tables.items() if t.status == "over"]
+        for tid in over[:max(0, len(over) - keep)]:
+            del self.tables[tid]
 
     def _table(self, req: p.Request) -> Table:
         table = self.tables.get(req["table_id"])

@@ -86,3 +86,21 @@ async def test_a_failing_bot_can_be_substituted(server, broken_bot):
         metas = [r[0] for r in conn.execute("SELECT usage FROM actions WHERE seat = 1")]
     assert metas and all(m is not None for m in metas)
     await ada.close()
+
+
+async def test_the_lobby_forgets_old_finished_tables_but_the_store_keeps_them(tmp_path):
+    from server.app import MAX_FINISHED_TABLES, Server
+    from server.store import Store
+
+    server = Server(str(tmp_path / "p.db"))
+    server.store = await Store.open(server.db_path)
+    try:
+        for k in range(MAX_FINISHED_TABLES + 5):
+            table = server.create_table("colonel-blotto", "small", {}, ["random", "random"], k)
+            await table.start()
+            await table.done.wait()
+        assert len(server.tables) <= MAX_FINISHED_TABLES + 1
+        games = await server.store.fetch("SELECT count(*) n FROM games")
+        assert games[0]["n"] == MAX_FINISHED_TABLES + 5
+    finally:
+        await server.store.close()
