@@ -271,6 +271,7 @@ class Game(ABC):
         self._result: Result | None = None
         self._aborted: str | None = None
         self._outbox: list[Event] = []
+        self._public: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- the contract ------------------------------------------------------------------------
     @abstractmethod
@@ -288,6 +289,17 @@ class Game(ABC):
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
         """Apply the rules to one action; emit events; return (outcome, error)."""
+
+    def public_view(self) -> dict[str, Any]:
+        """The public part of every view, built once per state: views are read-only."""
+        key = (self.step, len(self._events))
+        if self._public is None or self._public[0] != key:
+            self._public = (key, self._public_state())
+        return self._public[1]
+
+    def _public_state(self) -> dict[str, Any]:
+        """What everyone may know now; envs that use `public_view` implement it."""
+        raise NotImplementedError
 
     @property
     def over(self) -> bool:

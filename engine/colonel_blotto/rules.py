@@ -117,9 +117,9 @@ class BlottoGame(Game):
     def legal(self, seat: int) -> ActionSpace:
         return self._space if seat in self._waiting else NO_ACTION
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _public_state(self) -> dict[str, Any]:
         result = self._result
-        public = {
+        return {
             "commanders": list(SEAT_NAMES), "fields": list(self.names),
             "units": self.config.units, "exact_units": self.config.exact_units,
             "rounds": self.config.rounds, "rounds_to_win": self.config.rounds_to_win,
@@ -128,6 +128,9 @@ class BlottoGame(Game):
             "history": list(self.history), "format": self.example,
             "over": result is not None, "result": result.to_json() if result else None,
         }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        public = self.public_view()
         private: dict[str, Any] = {}
         if seat is not None:
             self._check_seat(seat)

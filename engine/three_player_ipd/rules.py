@@ -125,9 +125,9 @@ class IPDGame(Game):
             return NO_ACTION
         return self._chat_space if self.phase == "chat" else self._decide_spaces[seat]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _public_state(self) -> dict[str, Any]:
         c, result = self.config, self._result
-        public = {
+        return {
             "players": list(SEAT_NAMES), "rounds": c.rounds, "round": self.round,
             "phase": "over" if result else self.phase,
             "communication_turns": c.communication_turns, "chat_turn": self.chat_turn,
@@ -137,6 +137,9 @@ class IPDGame(Game):
             "decided": [d is not None for d in self._decisions],
             "over": result is not None, "result": result.to_json() if result else None,
         }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        public = self.public_view()
         private: dict[str, Any] = {}
         if seat is not None:
             self._check_seat(seat)

@@ -43,23 +43,28 @@ def _round_lines(entry: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _round_block(entry: Mapping[str, Any] | None, chat: list[Mapping[str, Any]], rounds: int,
+                 number: int | None = None) -> str:
+    """A round's chat and, once resolved, its results."""
+    lines = ["", f"--- Round {entry['round'] if entry else number} of {rounds} ---"]
+    lines += [f"[Player {m['seat']}] {m['text'] or '(said nothing)'}" for m in chat]
+    if entry is not None:
+        lines += _round_lines(entry)
+    return "\n".join(lines)
+
+
 def render(view: Mapping[str, Any]) -> str:
     pub, priv, seat = view["public"], view["private"], view["seat"]
     lines = _rules(pub, seat)
-    history = {h["round"]: h for h in pub["history"]}
     chat_by_round: dict[int, list[Mapping[str, Any]]] = {}
     for msg in pub["chat"]:
         chat_by_round.setdefault(msg["round"], []).append(msg)
-    for r in range(1, pub["round"] + 1):
-        if r not in history and r not in chat_by_round and r != pub["round"]:
-            continue
-        lines.append("")
-        lines.append(f"--- Round {r} of {pub['rounds']} ---")
-        for msg in chat_by_round.get(r, []):
-            lines.append(f"[Player {msg['seat']}] {msg['text'] or '(said nothing)'}")
-        if r in history:
-            lines.append(_ROUND_TEXT.get(history[r], lambda e=history[r]: "\n".join(
-                _round_lines(e))))
+    for entry in pub["history"]:  # finished rounds never change: their text is memoised
+        lines.append(_ROUND_TEXT.get(entry, lambda e=entry: _round_block(
+            e, chat_by_round.get(e["round"], []), pub["rounds"])))
+    if not pub["over"]:
+        lines.append(_round_block(None, chat_by_round.get(pub["round"], []), pub["rounds"],
+                                  pub["round"]))
     lines.append("")
     if pub["over"]:
         result = pub["result"]
