@@ -82,8 +82,7 @@ class Server:
             except Exception:  # noqa: BLE001 - an unreadable game must not stop the server
                 log.exception("cannot replay interrupted game %s", game_id)
                 record, metrics = partial, {}
-            await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics,
-                                         ratings={})
+            await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics)
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
@@ -128,14 +127,21 @@ class Server:
             pass
 
     async def _on_close(self, conn: Connection) -> None:
+        for table in self.tables.values():
+            table.spectators.discard(conn)
+        await self._detach(conn)
+
+    async def _detach(self, conn: Connection) -> None:
+        """`conn` no longer speaks for its player (closed, or said hello as someone else)."""
         player = conn.player
         if player is None:
             return
         player.conns.discard(conn)
+        if player.conns:
+            return
         for table in self.tables.values():
-            table.spectators.discard(conn)
             seat = table.seat_of(player)
-            if seat is None or player.conns:
+            if seat is None:
                 continue
             if table.status == "playing":
                 seat.disconnected_since = asyncio.get_running_loop().time()
@@ -150,6 +156,8 @@ class Server:
         if player is None:
             player = Player(name=req["name"].strip(), token=secrets.token_urlsafe(16))
             self.players[player.token] = player
+        if conn.player is not None and conn.player is not player:
+            await self._detach(conn)  # a second hello switches identity
         conn.player = player
         player.conns.add(conn)
         await self._reply(conn, p.message(
@@ -172,7 +180,11 @@ class Server:
         assert conn.player is not None
         join_seat = req.get("join_seat")
         if join_seat is not None:
-            await self._join(conn, table, join_seat, req.id)
+            try:
+                await self._join(conn, table, join_seat, req.id)
+            except p.ProtocolError:
+                del self.tables[table.id]  # a refused request leaves no empty table behind
+                raise
         else:
             await self._reply(conn, p.message("table", req.id, table=table.summary(),
                                               your_seat=None))

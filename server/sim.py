@@ -7,10 +7,11 @@ import argparse
 import asyncio
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from bots.registry import available
-from engine.core import ConfigError, UnknownEnvError
+from engine.core import ConfigError, GameRecord, UnknownEnvError
 from engine.registry import env_ids, get
 from server import protocol as p
 from server.app import Server
@@ -54,8 +55,9 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
 
 
 async def _run(args: argparse.Namespace, overrides: dict[str, Any]
-               ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
-    """Play the games; returns their game_over messages and usage per bot identity."""
+               ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]], list[GameRecord]]:
+    """Play the games; returns their game_over messages, usage per bot identity and the
+    records as stored (what the env's aggregate metrics read)."""
     server = Server(args.db or ":memory:")
     store = server.store = await Store.open(args.db or ":memory:")
     results = []
@@ -74,13 +76,15 @@ async def _run(args: argparse.Namespace, overrides: dict[str, Any]
                 f"s.game_id = f.game_id AND s.seat = f.seat WHERE f.game_id IN ({marks}) "
                 f"GROUP BY s.identity", game_ids):
             usage.setdefault(row["identity"], {})["failed_calls"] = row["n"]
+        records = [r for r in [await store.load_record(i) for i in game_ids] if r is not None]
     finally:
         await store.close()
-    return results, usage
+    return results, usage, records
 
 
 def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]],
-              usage: dict[str, dict[str, float]] | None = None) -> str:
+              usage: dict[str, dict[str, float]] | None = None,
+              records: Sequence[GameRecord] = ()) -> str:
     env = get(env_id)
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     void = 0
@@ -121,25 +125,28 @@ def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]],
                          f"{int(u.get('completion_tokens', 0)):>9} {u.get('cost', 0):>8.4f} "
                          f"{u.get('latency_ms', 0) / n:>7.1f} {int(u.get('retries', 0)):>7} "
                          f"{int(u.get('failed_calls', 0)):>12}")
-    means: dict[str, list[float]] = defaultdict(list)
-    for msg in games:
-        if not msg["result"]["void"]:
-            for name, value in msg["metrics"]["game"].items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    means[name].append(value)
-    if means:
-        lines.append("game metrics (mean): " + ", ".join(
-            f"{name} {sum(v) / len(v):.3f}" for name, v in means.items()))
+    if records:  # the env's own aggregation across games (void games left out by the env)
+        overall = env.aggregate_metrics(records).get("overall", {})
+        lines.append(f"{env.id} metrics: " + ", ".join(
+            f"{name} {_fmt(value)}" for name, value in overall.items()))
     return "\n".join(lines)
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
 
 
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
     try:
-        games, usage = asyncio.run(_run(args, checked["overrides"]))
+        games, usage, records = asyncio.run(_run(args, checked["overrides"]))
     except p.ProtocolError as e:
         parser.error(e.message)
-    print(summarise(args.env, list(args.seat), games, usage))
+    print(summarise(args.env, list(args.seat), games, usage, records))
     if args.db:
         print(f"Stored in {args.db}.")
     return 0

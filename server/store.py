@@ -64,6 +64,11 @@ MIGRATIONS: list[str] = [
 ]
 
 
+Rating = tuple[float, float]  # (mu, sigma)
+RatingChanges = dict[str, tuple[Rating | None, Rating]]  # identity -> (before or None, after)
+Rater = Callable[[Mapping[str, Rating]], Mapping[str, tuple[Rating | None, Rating]]]
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -248,14 +253,18 @@ class Store:
              for e in events])
 
     async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
-                          metrics: Mapping[str, Any],
-                          ratings: Mapping[str, tuple[tuple[float, float] | None,
-                                                      tuple[float, float]]]) -> None:
-        """Close a game: status, result, record, seat statuses, metrics and rating updates."""
+                          metrics: Mapping[str, Any], identities: Sequence[str] = (),
+                          rate: Rater | None = None) -> RatingChanges:
+        """Close a game: status, result, record, seat statuses, metrics and rating updates.
+
+        `rate(current)` gets the stored ratings of `identities` and returns {identity: (before,
+        after)}. It runs inside this game's write transaction, so two games ending at once never
+        rate from the same prior (the second would silently overwrite the first's update).
+        Returns the changes applied."""
         result = record.result
         status = "void" if result is None or result.void else "finished"
 
-        async def work(c: aiosqlite.Connection) -> None:
+        async def work(c: aiosqlite.Connection) -> RatingChanges:
             now = time.time()
             await c.execute(
                 "UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, record = ? "
@@ -271,7 +280,8 @@ class Store:
                 rows += [(game_id, int(seat), k, _dump(v)) for k, v in values.items()]
             await c.executemany("INSERT INTO metrics (game_id, seat, name, value) "
                                 "VALUES (?, ?, ?, ?)", rows)
-            for identity, (before, after) in ratings.items():
+            changes = dict(rate(await self._ratings(c, record.env, identities))) if rate else {}
+            for identity, (before, after) in changes.items():
                 await c.execute(
                     "INSERT INTO ratings (env, identity, mu, sigma, games, updated) "
                     "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (env, identity) DO UPDATE SET "
@@ -282,7 +292,8 @@ class Store:
                     "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, record.env, identity, before[0] if before else None,
                      before[1] if before else None, after[0], after[1]))
-        await self.write(work)
+            return changes
+        return await self.write(work)
 
     async def interrupted_games(self) -> list[tuple[int, GameRecord]]:
         """Games left 'running' by a server that died, rebuilt from their stored actions."""
@@ -306,21 +317,43 @@ class Store:
         cur = await self._conn.execute(sql, params)
         return list(await cur.fetchall())
 
-    async def ratings(self, env: str, identities: Iterable[str]
-                      ) -> dict[str, tuple[float, float]]:
-        ids = list(identities)
+    @staticmethod
+    async def _ratings(c: aiosqlite.Connection, env: str, identities: Iterable[str]
+                       ) -> dict[str, Rating]:
+        ids = sorted(set(identities))
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = await self.fetch(f"SELECT identity, mu, sigma FROM ratings WHERE env = ? AND "
-                                f"identity IN ({marks})", [env, *ids])
-        return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
+        cur = await c.execute(f"SELECT identity, mu, sigma FROM ratings WHERE env = ? AND "
+                              f"identity IN ({marks})", [env, *ids])
+        return {r["identity"]: (r["mu"], r["sigma"]) for r in await cur.fetchall()}
 
     async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
         rows = await self.fetch("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
                                 "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
         return [{"identity": r["identity"], "mu": r["mu"], "sigma": r["sigma"],
                  "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"]} for r in rows]
+
+    async def games(self, env: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest games (newest first), optionally of one env, without their records."""
+        where, params = ("WHERE env = ?", [env]) if env else ("", [])
+        rows = await self.fetch(
+            f"SELECT id, table_id, env, rules_version, preset, seed, started, ended, status, "
+            f"reason FROM games {where} ORDER BY id DESC LIMIT ?", [*params, limit])
+        return [dict(r) for r in rows]
+
+    async def game(self, game_id: int) -> dict[str, Any] | None:
+        """One game: its row (config and result decoded, no record) and its seats in order."""
+        rows = await self.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        game = {k: rows[0][k] for k in rows[0].keys() if k != "record"}
+        game["config"] = json.loads(game["config"])
+        game["result"] = json.loads(game["result"]) if game["result"] else None
+        seats = await self.fetch("SELECT seat, identity, kind, settings, status, reward FROM "
+                                 "seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        game["seats"] = [dict(r) | {"settings": json.loads(r["settings"])} for r in seats]
+        return game
 
     async def load_record(self, game_id: int) -> GameRecord | None:
         rows = await self.fetch("SELECT record FROM games WHERE id = ?", (game_id,))

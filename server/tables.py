@@ -9,6 +9,7 @@ with `async send(message)`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from server import outbound, ratings
 from server.protocol import message
 from server.store import Store
 
+log = logging.getLogger("parlor.server")
 SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
 BOT_FAILURE_POLICIES = ("void", "substitute", "wait")
 
@@ -226,6 +228,23 @@ class Table:
             await _safe_send(conn, msg)
 
     async def _run_bot(self, seat: Seat) -> None:
+        """Decide for a bot seat for as long as the game awaits it. The env may ask the same
+        seat again straight away (a retry after an invalid move, two moves in a row); `_dispatch`
+        then sees this task still running and leaves the next decision to this loop."""
+        game = self.game
+        assert game is not None
+        try:
+            while not game.over and seat.index in game.pending():
+                if not await self._bot_turn(seat):
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug here must void the game, not stall it
+            log.exception("table %s: bot seat %s crashed the driver", self.id, seat.index)
+            await self.abort(f"internal error driving seat {seat.index}: {exc}"[:500])
+
+    async def _bot_turn(self, seat: Seat) -> bool:
+        """One decision of a bot seat; False when the game was voided instead."""
         game = self.game
         assert game is not None and seat.bot is not None
         view, legal = game.view(seat.index), game.legal(seat.index).to_json()
@@ -249,18 +268,20 @@ class Table:
                     continue
                 if policy != "substitute":
                     await self.abort(reason, seat, "provider_error")
-                    return
+                    return False
                 substitute = RandomBot(random.Random(self.seed * 31 + game.step)
                                        .randrange(2**31))
                 decision = await substitute.decide(view, legal, seat.memory)
                 extra = {"substituted": True, "failure": reason}
         if game.over or seat.index not in game.pending():
-            return
+            return True
         try:
             await self.submit(seat, decision.action, decision=decision, extra_meta=extra)
         except Exception as exc:  # noqa: BLE001 - the table must survive any bot mishap
             await self.abort(f"{seat.identity} action failed: {exc}"[:500], seat,
                              "provider_error")
+            return False
+        return True
 
     async def _watch(self) -> None:
         """Deadlines and disconnect grace: a table never waits forever on a person."""
@@ -286,12 +307,17 @@ class Table:
         record = game.record()
         metrics = self.env.game_metrics(record)
         identities = [s.identity for s in self.seats]
-        current = await self.store.ratings(self.env.id, identities)
-        changes = ratings.rate(game.result, identities, current)
+        result = game.result
+        changes: dict[int, tuple[ratings.Rating | None, ratings.Rating]] = {}
+
+        def rate(current: Mapping[str, ratings.Rating]) -> dict[str, Any]:
+            # Runs inside the store's transaction: the prior is never stale.
+            changes.update(ratings.rate(result, identities, current))
+            return {identities[s]: change for s, change in changes.items()}
+
         statuses = {s.index: s.status for s in self.seats}
-        await self.store.finish_game(
-            self.game_id, record=record, statuses=statuses, metrics=metrics,
-            ratings={identities[s]: change for s, change in changes.items()})
+        await self.store.finish_game(self.game_id, record=record, statuses=statuses,
+                                     metrics=metrics, identities=identities, rate=rate)
         self.game_over_message = message(
             "game_over", table_id=self.id, game_id=self.game_id, result=game.result.to_json(),
             metrics=metrics, statuses={str(k): v for k, v in statuses.items()},

@@ -1,5 +1,6 @@
 """Store migrations on real files, and TrueSkill updates."""
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -88,3 +89,37 @@ async def test_an_older_schema_is_migrated_in_place(tmp_path):
         assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
         assert conn.execute("SELECT count(*) FROM bot_failures").fetchone()[0] == 0
         assert conn.execute("SELECT raw, structured FROM actions").fetchone() == ("[A20]", 0)
+
+
+def test_stored_games_are_found_and_replay_to_the_same_events(tmp_path):
+    from engine.registry import get
+    from server.cli import main
+
+    db = tmp_path / "p.db"
+    for env_id, seats in (("colonel-blotto", ["scripted:adaptive", "random"]),
+                          ("three-player-ipd", ["random", "scripted:tit-for-tat", "random"])):
+        args = ["sim", env_id, "--games", "2", "--seed", "11", "--db", str(db)]
+        assert main(args + [x for s in seats for x in ("--seat", s)]) == 0
+
+    async def check() -> None:
+        store = await Store.open(db)
+        try:
+            listed = await store.games("colonel-blotto")
+            assert [g["seed"] for g in listed] == [12, 11]  # newest first
+            assert len(await store.games()) == 4
+            ipd = (await store.games("three-player-ipd"))[0]
+            game = await store.game(ipd["id"])
+            assert game["status"] == "finished" and game["config"]["rounds"] >= 1
+            assert [s["identity"] for s in game["seats"]] == ["random", "scripted:tit-for-tat",
+                                                              "random"]
+            assert await store.game(999) is None and await store.load_record(999) is None
+            for g in await store.games():
+                record = await store.load_record(g["id"])
+                replayed = get(record.env).replay(record).record()
+                assert [e.to_json() for e in replayed.events] == \
+                    [e.to_json() for e in record.events]
+                assert replayed.result == record.result
+        finally:
+            await store.close()
+
+    asyncio.run(check())

@@ -1,0 +1,30 @@
+"""Lobby edge cases over real websockets: refused requests leave nothing behind, and a
+connection that says hello as someone else no longer holds the first player's seat."""
+
+from __future__ import annotations
+
+from tests.server.conftest import Client
+
+
+async def test_a_refused_join_seat_leaves_no_table_behind(server):
+    ada = await Client.connect(server.url, "ada")
+    err = await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                            join_seat=1)
+    assert err["type"] == "error" and err["code"] == "bad_seat"
+    err = await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                            join_seat=7)
+    assert err["code"] == "bad_seat"
+    assert (await ada.request("list_tables"))["tables"] == []
+    await ada.close()
+
+
+async def test_a_second_hello_as_someone_else_frees_the_waiting_seat(server):
+    conn = await Client.connect(server.url, "ada")
+    table = (await conn.request("create_table", env="colonel-blotto", seats=["human", "human"],
+                                join_seat=0))["table"]
+    welcome = await conn.request("hello", name="bob")
+    assert welcome["player"]["name"] == "bob"
+    seats = (await conn.request("list_tables"))["tables"][0]["seats"]
+    assert [s["player"] for s in seats] == [None, None]
+    assert (await conn.request("join", table_id=table["id"]))["your_seat"] == 0
+    await conn.close()
