@@ -50,9 +50,12 @@ class GameOverError(EngineError):
 Visibility = Literal["all"] | tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
-    """Something that happened. `visible_to` is "all" or the seats that may see it."""
+    """Something that happened. `visible_to` is "all" or the seats that may see it.
+
+    Treat as immutable (not frozen only because frozen dataclasses are 4x slower to build, and
+    events are built on every move)."""
 
     seq: int
     step: int
@@ -164,9 +167,10 @@ class Result:
                 "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionRecord:
-    """One submitted action as the engine judged it. `outcome` is "ok" or "invalid"."""
+    """One submitted action as the engine judged it. `outcome` is "ok" or "invalid".
+    Treat as immutable (see Event)."""
 
     seat: int
     step: int
@@ -313,20 +317,22 @@ class Game(ABC):
             ) -> list[Event]:
         """Submit `seat`'s action; returns the events it produced (all visibilities)."""
         self._check_seat(seat)
-        if self.over:
+        if self._result is not None:
             raise GameOverError("the game is over")
         if seat not in self.pending():
             raise NotYourTurnError(f"seat {seat} is not to act now "
                                    f"(waiting for {sorted(self.pending())})")
-        if type(action) is not str and not isinstance(action, (str, Mapping)):
+        is_text = action.__class__ is str
+        if not is_text and not isinstance(action, Mapping):
             raise TypeError("an action is text or a mapping of a structured action")
-        self._outbox = []
+        out: list[Event] = []
+        self._outbox = out
         step = self.step
         outcome, error = self._apply(seat, action)
-        raw = action if isinstance(action, str) else dict(action)
-        self._actions.append(ActionRecord(seat, step, raw, outcome, error, dict(meta or {})))
-        self.step += 1
-        out, self._outbox = self._outbox, []
+        self._actions.append(ActionRecord(seat, step, action if is_text else dict(action),
+                                          outcome, error, dict(meta) if meta else {}))
+        self.step = step + 1
+        self._outbox = []
         return out
 
     def abort(self, reason: str) -> list[Event]:
@@ -361,7 +367,7 @@ class Game(ABC):
     def emit(self, type: str, data: Mapping[str, Any], visible_to: Visibility | Sequence[int]
              = "all") -> Event:
         vis: Visibility = "all" if visible_to == "all" else tuple(sorted(visible_to))
-        event = Event(len(self._events), self.step, type, dict(data), vis)
+        event = Event(len(self._events), self.step, type, data, vis)  # emit owns `data`
         self._events.append(event)
         self._outbox.append(event)
         return event
@@ -373,7 +379,7 @@ class Game(ABC):
         self.emit("game_over", self._result.to_json())
 
     def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+        if seat.__class__ is not int or not 0 <= seat < self.players:
             raise UnknownSeatError(f"no seat {seat!r}; seats are 0..{self.players - 1}")
 
 

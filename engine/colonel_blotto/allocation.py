@@ -17,7 +17,7 @@ def field_names(count: int) -> tuple[str, ...]:
     return tuple(FIELD_LETTERS[:count])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Allocation:
     """Units per field, in field order (A first). Values are non-negative integers."""
 

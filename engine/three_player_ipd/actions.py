@@ -8,12 +8,12 @@ COOPERATE, DEFECT = "cooperate", "defect"
 CHOICES = (COOPERATE, DEFECT)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChatMessage:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decisions:
     """Choice against each opponent, as (opponent, choice) pairs sorted by opponent."""
 
