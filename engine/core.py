@@ -274,7 +274,6 @@ class Game(ABC):
         self._actions: list[ActionRecord] = []
         self._result: Result | None = None
         self._aborted: str | None = None
-        self._outbox: list[Event] = []
         self._public: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- the contract ------------------------------------------------------------------------
@@ -325,26 +324,23 @@ class Game(ABC):
         is_text = action.__class__ is str
         if not is_text and not isinstance(action, Mapping):
             raise TypeError("an action is text or a mapping of a structured action")
-        out: list[Event] = []
-        self._outbox = out
+        first = len(self._events)
         step = self.step
         outcome, error = self._apply(seat, action)
         self._actions.append(ActionRecord(seat, step, action if is_text else dict(action),
                                           outcome, error, dict(meta) if meta else {}))
         self.step = step + 1
-        self._outbox = []
-        return out
+        return self._events[first:]
 
     def abort(self, reason: str) -> list[Event]:
         """End the game as void (timeouts, provider failures, disconnects): no rewards."""
         if self.over:
             raise GameOverError("the game is over")
-        self._outbox = []
+        first = len(self._events)
         self._aborted = reason
         self.emit("game_aborted", {"reason": reason})
         self.finish({s: 0.0 for s in range(self.players)}, (), reason, void=True)
-        out, self._outbox = self._outbox, []
-        return out
+        return self._events[first:]
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """Events `seat` may see with seq >= since."""
@@ -369,7 +365,6 @@ class Game(ABC):
         vis: Visibility = "all" if visible_to == "all" else tuple(sorted(visible_to))
         event = Event(len(self._events), self.step, type, data, vis)  # emit owns `data`
         self._events.append(event)
-        self._outbox.append(event)
         return event
 
     def finish(self, rewards: Mapping[int, float], winners: Sequence[int], reason: str, *,

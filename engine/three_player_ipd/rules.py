@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -82,6 +83,27 @@ def pair_payoff(a: str, b: str, config: IPDConfig) -> tuple[int, int]:
     return (config.S, config.T) if a == COOPERATE else (config.T, config.S)
 
 
+@lru_cache(maxsize=16)
+def chat_space(max_chars: int) -> ActionSpace:
+    return ActionSpace(kind="text", prompt="Send one chat message to the other players.",
+                       max_chars=max_chars)
+
+
+def _decision_space(seat: int) -> ActionSpace:
+    opponents = tuple(o for o in range(PLAYERS) if o != seat)
+    options = tuple(Option(c, c) for c in CHOICES)
+    return ActionSpace(
+        kind="form",
+        prompt="Choose, for each opponent, to cooperate or defect (default cooperate).",
+        syntax=syntax.decision_text(Decisions(((opponents[0], "defect"),
+                                               (opponents[1], COOPERATE)))),
+        fields=tuple(Field(str(o), f"Against {SEAT_NAMES[o]}", "choice", options=options,
+                           default=COOPERATE) for o in opponents))
+
+
+DECISION_SPACES = tuple(_decision_space(s) for s in range(PLAYERS))  # the same in every game
+
+
 def terminal_rewards(scores: Sequence[int], rule: str) -> dict[int, float]:
     """Rewards from final scores under the "rank" or "paper" rule; all tied -> 0 for everyone."""
     seats = range(len(scores))
@@ -110,10 +132,8 @@ class IPDGame(Game):
         self.phase = "chat"
         self._waiting: frozenset[int] = frozenset()
         self._opponents = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAYERS))
-        self._chat_space = ActionSpace(
-            kind="text", prompt="Send one chat message to the other players.",
-            max_chars=config.max_chat_chars)
-        self._decide_spaces = tuple(self._decision_space(s) for s in range(PLAYERS))
+        self._chat_space = chat_space(config.max_chat_chars)
+        self._decide_spaces = DECISION_SPACES
         self._start_round()
 
     # -- the contract ------------------------------------------------------------------------
@@ -229,17 +249,6 @@ class IPDGame(Game):
         else:
             reason = f"all tied on final scores: {scores}"
         self.finish(rewards, winners, reason)
-
-    def _decision_space(self, seat: int) -> ActionSpace:
-        opponents = self._opponents[seat]
-        options = tuple(Option(c, c) for c in CHOICES)
-        return ActionSpace(
-            kind="form",
-            prompt="Choose, for each opponent, to cooperate or defect (default cooperate).",
-            syntax=syntax.decision_text(Decisions(((opponents[0], "defect"),
-                                                   (opponents[1], COOPERATE)))),
-            fields=tuple(Field(str(o), f"Against {SEAT_NAMES[o]}", "choice", options=options,
-                               default=COOPERATE) for o in opponents))
 
 
 class ThreePlayerIPDEnv(Env):
