@@ -8,7 +8,7 @@ object while its line is cached. Views that went through JSON simply miss the ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 MAX_ENTRIES = 20_000
@@ -16,14 +16,25 @@ MAX_ENTRIES = 20_000
 
 class LineCache:
     def __init__(self) -> None:
-        self._lines: dict[int, tuple[Any, str]] = {}
+        self._lines: dict[Any, tuple[Any, str]] = {}
 
     def get(self, entry: Any, render: Callable[[], str]) -> str:
-        hit = self._lines.get(id(entry))
-        if hit is not None and hit[0] is entry:
+        """The text of one entry."""
+        return self._get(id(entry), entry, render)
+
+    def get_span(self, entries: Sequence[Any], render: Callable[[], str]) -> str:
+        """The text of a run of consecutive entries of an append-only history (non-empty): the
+        same first and last entry and the same length mean the same run."""
+        first, last = entries[0], entries[-1]
+        return self._get((id(first), id(last), len(entries)), (first, last), render)
+
+    def _get(self, key: Any, held: Any, render: Callable[[], str]) -> str:
+        hit = self._lines.get(key)
+        if hit is not None and (hit[0] is held or (isinstance(held, tuple) and isinstance(
+                hit[0], tuple) and all(a is b for a, b in zip(hit[0], held, strict=True)))):
             return hit[1]
-        line = render()
+        text = render()
         if len(self._lines) >= MAX_ENTRIES:
             self._lines.clear()
-        self._lines[id(entry)] = (entry, line)
-        return line
+        self._lines[key] = (held, text)
+        return text

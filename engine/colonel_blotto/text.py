@@ -25,11 +25,21 @@ def render(view: Mapping[str, Any]) -> str:
     if pub["history"]:
         lines.append("")
         lines.append("Resolved rounds:")
-        lines += [_ROUND_LINES.get(entry, lambda e=entry: _round_line(e, pub))
-                  for entry in pub["history"]]
+        lines.append(_history_text(pub))
     lines.append("")
     lines.append(_status(pub, me, seat, names))
     return "\n".join(lines)
+
+
+_HISTORY = LineCache()
+
+
+def _history_text(pub: Mapping[str, Any]) -> str:
+    """All resolved rounds shown. A game's history only grows, so the text of a run of rounds
+    is memoised on that run, and each round's line on its own entry."""
+    history = pub["history"]
+    return _HISTORY.get_span(history, lambda: "\n".join(
+        _ROUND_LINES.get(e, lambda e=e: _round_line(e, pub)) for e in history))
 
 
 def _introduction(pub: Mapping[str, Any], seat: int | None) -> list[str]:

@@ -507,3 +507,19 @@ def test_the_fast_path_agrees_with_the_general_parser(text):
     finally:
         syntax._canonical = original
     assert fast == slow
+
+
+def test_render_of_a_cut_history_shows_only_the_rounds_kept():
+    """Memoised round text must follow the rounds actually in the view (prompt builders cut)."""
+    env = ColonelBlottoEnv()
+    game = env.new_game(env.config("paper"), 0, 2)
+    for _ in range(3):
+        game.act(0, "[A10 B10]")
+        game.act(1, "[C20]")
+    view = game.view(0)
+    full = env.render(view)
+    assert "Round 1:" in full and "Round 3:" in full
+    cut = {**view, "public": {**view["public"], "history": view["public"]["history"][-1:]}}
+    text = env.render(cut)
+    assert "Round 3:" in text and "Round 1:" not in text and "Round 2:" not in text
+    assert env.render(view) == full
