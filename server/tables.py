@@ -59,6 +59,13 @@ class Seat:
     disconnected_since: float | None = None
     status: str = "finished"
     task: asyncio.Task[None] | None = None
+    usage: dict[str, float] = field(default_factory=dict)  # summed over this game's decisions
+
+    def add_usage(self, usage: Mapping[str, Any]) -> None:
+        self.usage["decisions"] = self.usage.get("decisions", 0) + 1
+        for key, value in usage.items():
+            if isinstance(value, (int, float)):
+                self.usage[key] = self.usage.get(key, 0) + value
 
     @property
     def kind(self) -> str:
@@ -177,6 +184,8 @@ class Table:
                 raw_output=decision.raw_output if decision else None,
                 transcript=decision.transcript if decision else None)
             seat.turn = None
+            if decision is not None:
+                seat.add_usage(decision.usage())
             for e in events:
                 if e.type == "forfeit" and "seat" in e.data:
                     self.seats[e.data["seat"]].status = "forfeit"
@@ -306,6 +315,9 @@ class Table:
             seat.turn = None
         record = game.record()
         metrics = self.env.game_metrics(record)
+        for seat in self.seats:  # what each bot seat cost, beside the paper's metrics
+            if seat.usage:
+                metrics["seats"][str(seat.index)]["usage"] = dict(seat.usage)
         identities = [s.identity for s in self.seats]
         result = game.result
         changes: dict[int, tuple[ratings.Rating | None, ratings.Rating]] = {}

@@ -32,6 +32,10 @@ async def test_a_person_and_two_llm_bots_finish_an_ipd_game(server):
         identity = f"openai-compatible:fake-model@{fake.base_url}"
     assert not over["result"]["void"] and over["statuses"] == {"0": "finished", "1": "finished",
                                                                "2": "finished"}
+    for seat in ("1", "2"):  # the game's cost per bot seat travels with its metrics
+        usage = over["metrics"]["seats"][seat]["usage"]
+        assert usage["decisions"] == 10 and usage["prompt_tokens"] > 0
+    assert "usage" not in over["metrics"]["seats"]["0"]
     # The same identity holds two seats: self-play is not rated.
     assert over["rating_changes"] == {}
     db = server.db_path
