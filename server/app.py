@@ -217,7 +217,7 @@ class Server:
                 try:
                     bot = make_bot(spec, env.id, seed * 1000 + i)
                 except (BotSpecError, BotError) as e:
-                    raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}; or 'human'", ref) from None
+                    raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
         self._forget_finished_tables()
         table_id = f"t{next(self._ids)}"
