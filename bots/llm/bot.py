@@ -15,7 +15,6 @@ import random
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from bots.base import Bot, BotError, Decision
@@ -30,16 +29,6 @@ from bots.prompts import PromptBuilder, builder_for
 
 class MissingKeyError(ValueError):
     """The environment lacks the API key a spec needs."""
-
-
-@dataclass
-class _Tally:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
-    cost: float = 0.0
-    retries: int = 0
-    transcript: list[dict[str, Any]] = field(default_factory=list)
 
 
 def prompt_hash(builder: type[PromptBuilder]) -> str:
@@ -90,7 +79,7 @@ class LLMBot(Bot):
         settings, builder = self.spec.settings, self.builder
         params = settings.for_phase(builder.phase(view, legal))
         prompt = build_prompt(builder, view, legal, settings.context_tokens)
-        tally = _Tally()
+        tally = Decision(action="")  # summed usage of this decision's calls; filled in below
         tally.transcript += [
             {"role": "system", "content": prompt.system},
             {"role": "user", "content": prompt.user, "history_cut": prompt.cut,
@@ -117,15 +106,12 @@ class LLMBot(Bot):
         stats["decisions"] += 1
         stats["reasks"] += reasks
         stats["history_cuts"] += prompt.cut > 0
-        return Decision(action=action, raw_output=reply,
-                        latency_ms=(time.perf_counter() - started) * 1000,
-                        prompt_tokens=tally.prompt_tokens,
-                        completion_tokens=tally.completion_tokens,
-                        cached_tokens=tally.cached_tokens, cost=tally.cost,
-                        retries=tally.retries, transcript=tally.transcript)
+        tally.action, tally.raw_output = action, reply
+        tally.latency_ms = (time.perf_counter() - started) * 1000
+        return tally
 
     async def _call(self, system: str, messages: list[dict[str, str]], params: dict[str, Any],
-                    tally: _Tally) -> str:
+                    tally: Decision) -> str:
         settings = self.spec.settings
         limits = limits_for(self.identity, settings.concurrency, settings.rpm)
         record = CallRecord()
