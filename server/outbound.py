@@ -3,11 +3,12 @@ for one recipient seat (None = spectator), from that recipient's view and visibl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.core import Event
 from server.protocol import message
+from server.ratings import Rating
 
 if TYPE_CHECKING:
     from server.tables import Table
@@ -34,6 +35,23 @@ def turn_message(table: Table, seat: int, turn: int, deadline: float | None) -> 
     return message("your_turn", table_id=table.id, seat=seat, turn=turn, view=view,
                    legal=game.legal(seat).to_json(), text=table.env.render(view),
                    deadline=deadline)
+
+
+def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[int, str],
+                      changes: Mapping[int, tuple[Rating | None, Rating]]) -> dict[str, Any]:
+    """The end of a game: the same for every recipient (only post-game, public data)."""
+    game = table.game
+    assert game is not None and game.result is not None
+    return message("game_over", table_id=table.id, game_id=table.game_id,
+                   result=game.result.to_json(), metrics=metrics,
+                   statuses={str(k): v for k, v in statuses.items()},
+                   rating_changes={str(s): {"identity": table.seats[s].identity,
+                                            "before": _rating(before), "after": _rating(after)}
+                                   for s, (before, after) in changes.items()})
+
+
+def _rating(r: Rating | None) -> dict[str, float] | None:
+    return None if r is None else {"mu": r[0], "sigma": r[1]}
 
 
 def history_message(table: Table, seat: int | None) -> dict[str, Any]:

@@ -330,12 +330,7 @@ class Table:
         statuses = {s.index: s.status for s in self.seats}
         await self.store.finish_game(self.game_id, record=record, statuses=statuses,
                                      metrics=metrics, identities=identities, rate=rate)
-        self.game_over_message = message(
-            "game_over", table_id=self.id, game_id=self.game_id, result=game.result.to_json(),
-            metrics=metrics, statuses={str(k): v for k, v in statuses.items()},
-            rating_changes={str(s): {"identity": identities[s],
-                                     "before": _rating_json(before), "after": _rating_json(after)}
-                            for s, (before, after) in changes.items()})
+        self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes)
         for conn, _ in self.recipients():
             await _safe_send(conn, self.game_over_message)
         await self.broadcast_table()
@@ -362,10 +357,6 @@ class Table:
             await self.abort("server shut down")
         if self._watchdog is not None:
             self._watchdog.cancel()
-
-
-def _rating_json(r: tuple[float, float] | None) -> dict[str, float] | None:
-    return None if r is None else {"mu": r[0], "sigma": r[1]}
 
 
 async def _safe_send(conn: Recipient, msg: Mapping[str, Any]) -> None:
