@@ -154,8 +154,16 @@ class Server:
         token = req.get("token")
         player = self.players.get(token) if token else None
         if player is None:
-            player = Player(name=req["name"].strip(), token=secrets.token_urlsafe(16))
-            self.players[player.token] = player
+            assert self.store is not None
+            name = req["name"].strip()
+            claimed = await self.store.claim_name(name, token, secrets.token_urlsafe(24))
+            if claimed is None:
+                raise p.ProtocolError(p.NAME_TAKEN, f"the name {name!r} belongs to another "
+                                                    f"player here; choose another name (or say "
+                                                    f"hello with your token)", req.id)
+            name, token = claimed
+            player = self.players.get(token) or Player(name=name, token=token)
+            self.players[token] = player
         if conn.player is not None and conn.player is not player:
             await self._detach(conn)  # a second hello switches identity
         conn.player = player

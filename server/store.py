@@ -8,6 +8,7 @@ about it). The schema is versioned: `MIGRATIONS[i]` brings version i to i + 1.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -61,12 +62,19 @@ MIGRATIONS: list[str] = [
         created REAL NOT NULL);
     ALTER TABLE actions ADD COLUMN structured INTEGER NOT NULL DEFAULT 0;
     """,
+    """
+    ALTER TABLE players ADD COLUMN token_hash TEXT;
+    """,
 ]
 
 
 Rating = tuple[float, float]  # (mu, sigma)
 RatingChanges = dict[str, tuple[Rating | None, Rating]]  # identity -> (before or None, after)
 Rater = Callable[[Mapping[str, Rating]], Mapping[str, tuple[Rating | None, Rating]]]
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _dump(value: Any) -> str:
@@ -162,6 +170,33 @@ class Store:
                             "VALUES (?, ?, ?, ?)", (name, kind, identity, time.time()))
             cur = await c.execute("SELECT id FROM players WHERE identity = ?", (identity,))
             return (await cur.fetchone())[0]
+        return await self.write(work)
+
+    async def claim_name(self, name: str, token: str | None, new_token: str
+                         ) -> tuple[str, str] | None:
+        """Who a person saying hello is, as (name, token); None when the name belongs to someone
+        else. A known token wins (its stored name is used); an unclaimed name is claimed with
+        `new_token`. Only a hash of each token is stored."""
+        async def work(c: aiosqlite.Connection) -> tuple[str, str] | None:
+            if token:
+                cur = await c.execute("SELECT name FROM players WHERE kind = 'human' AND "
+                                      "token_hash = ?", (_hash(token),))
+                row = await cur.fetchone()
+                if row is not None:
+                    return row[0], token
+            cur = await c.execute("SELECT token_hash FROM players WHERE identity = ?",
+                                  (f"human:{name}",))
+            row = await cur.fetchone()
+            if row is not None and row[0] is not None:
+                return None
+            if row is None:
+                await c.execute("INSERT INTO players (name, kind, identity, created, token_hash) "
+                                "VALUES (?, 'human', ?, ?, ?)",
+                                (name, f"human:{name}", time.time(), _hash(new_token)))
+            else:  # played before names were claimed: the first to come back claims it
+                await c.execute("UPDATE players SET token_hash = ? WHERE identity = ?",
+                                (_hash(new_token), f"human:{name}"))
+            return name, new_token
         return await self.write(work)
 
     async def create_game(self, *, table_id: str, env: str, rules_version: str,

@@ -14,6 +14,7 @@ from tui.screens.base import ParlorScreen
 from tui.screens.connect import ConnectScreen
 from tui.screens.lobby import LobbyScreen
 from tui.session import Session
+from tui.tokens import load_token, save_token
 
 
 class ParlorApp(App[int]):
@@ -21,10 +22,11 @@ class ParlorApp(App[int]):
     CSS_PATH = Path(__file__).with_name("parlor.tcss")
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, url: str, name: str) -> None:
+    def __init__(self, url: str, name: str, server_key: str | None = None) -> None:
         super().__init__()
         self.session = Session(name=name, url=url)
         self.client = ParlorClient(self, url)
+        self.server_key = server_key or url  # where our token for this server is kept
 
     def on_mount(self) -> None:
         self.push_screen(ConnectScreen())
@@ -32,7 +34,7 @@ class ParlorApp(App[int]):
 
     def connect(self) -> None:
         hello = {"name": self.session.name}
-        token = (self.session.player or {}).get("token")
+        token = (self.session.player or {}).get("token") or load_token(self.server_key)
         if token:
             hello["token"] = token  # reclaim our identity and seats after a drop
         self.client.connect(hello)
@@ -53,6 +55,8 @@ class ParlorApp(App[int]):
 
     @on(ParlorClient.Disconnected)
     def _disconnected(self, event: ParlorClient.Disconnected) -> None:
+        if not self.screen_stack:
+            return
         if isinstance(self.screen, ConnectScreen):
             self.screen.failed(event.reason)
         else:
@@ -60,8 +64,17 @@ class ParlorApp(App[int]):
 
     @on(ParlorClient.Received)
     def _received(self, event: ParlorClient.Received) -> None:
+        if not self.screen_stack:  # shutting down: nothing left to show it on
+            return
         msg = event.msg
         self.session.apply(msg)
+        if msg["type"] == "welcome":
+            save_token(self.server_key, msg["player"]["token"])
+        if msg["type"] == "error" and msg.get("code") == "name_taken":
+            self.client.close()
+            if isinstance(self.screen, ConnectScreen):
+                self.screen.failed(f"{msg.get('message')} — start again with --name NAME")
+            return
         if msg["type"] == "error":
             self.notify(msg.get("message", ""), title=msg.get("code"), severity="error")
             if self.current_kind == "connect":  # e.g. `resume` refused after a reconnect

@@ -17,11 +17,11 @@ def default_name() -> str:
         return "player"
 
 
-def run_remote(url: str, name: str | None = None) -> int:
+def run_remote(url: str, name: str | None = None, server_key: str | None = None) -> int:
     """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT)."""
     if "://" not in url:
         url = f"ws://{url}"  # `parlor play --server host:port` is what people type
-    app = ParlorApp(url, name or default_name())
+    app = ParlorApp(url, name or default_name(), server_key)
     app.run()
     return app.return_code or 0
 
@@ -30,9 +30,10 @@ def run_local(db_path: str, name: str | None = None) -> int:
     """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit."""
     from server.embedded import start_embedded  # the server side loads only for local play
 
-    Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    server = start_embedded(str(Path(db_path).expanduser()))
-    try:
-        return run_remote(server.url, name)
+    db = Path(db_path).expanduser().resolve()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    server = start_embedded(str(db))
+    try:  # the embedded server's port changes every run; its database does not
+        return run_remote(server.url, name, f"local:{db}")
     finally:
         server.stop()
