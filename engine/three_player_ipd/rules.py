@@ -4,8 +4,9 @@ Each round: `communication_turns` chat turns in which players 0, 1, 2 speak in o
 then one decision turn in which all three choose at once, per opponent, to cooperate or defect
 (private until everyone has chosen). Each unordered pair scores the classic payoffs (R, T, S, P).
 After the last round the terminal reward follows `reward_rule`: "rank" (TextArena: equal scores
-form groups, ranked worst to best, reward -1 + 2g/(G-1); all tied -> 0) or "paper" (+1 to the
-highest total, -1 to the others). Invalid input is impossible: missing tokens mean cooperate.
+form groups, ranked worst to best, reward -1 + 2g/(G-1); all tied -> 0) or "paper" (+1 to every
+player with the highest total, -1 to the others; all tied -> 0). Invalid input is impossible:
+missing tokens mean cooperate.
 docs/rules/three-player-ipd.md states every decision where the paper and TextArena differ.
 """
 
@@ -30,14 +31,20 @@ from engine.core import (
     Option,
 )
 from engine.three_player_ipd import metrics, syntax, text
-from engine.three_player_ipd.actions import CHOICES, COOPERATE, Decisions
+from engine.three_player_ipd.actions import CHOICES, COOPERATE, DEFECT, Decisions
 
 PLAYERS = 3
 SEAT_NAMES = ("Player 0", "Player 1", "Player 2")
 REWARD_RULES = ("rank", "paper")
-PAIRS = tuple(combinations(range(PLAYERS), 2))
+ENV_ID = "three-player-ipd"
+OPPONENTS = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAYERS))
+# Each pair (a, b) with the index of b among a's opponents and of a among b's.
+PAIR_SLOTS = tuple((a, b, OPPONENTS[a].index(b), OPPONENTS[b].index(a))
+                   for a, b in combinations(range(PLAYERS), 2))
+SEAT_KEYS = tuple(str(s) for s in range(PLAYERS))  # seat ids as JSON object keys
 _ALL = frozenset(range(PLAYERS))
 _ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
+_OK = ("ok", None)  # IPD input is never invalid
 
 
 @dataclass(frozen=True)
@@ -72,15 +79,14 @@ PRESETS: dict[str, IPDConfig] = {
     "paper": IPDConfig(),
     "paper-reward": IPDConfig(reward_rule="paper"),
     "long": IPDConfig(rounds=10, communication_turns=2),
-    "textarena-0.7.4": IPDConfig(communication_turns=3),
 }
 
 
-def pair_payoff(a: str, b: str, config: IPDConfig) -> tuple[int, int]:
-    """Gains of two players who chose `a` and `b` against each other."""
-    if a == b:
-        return (config.R, config.R) if a == COOPERATE else (config.P, config.P)
-    return (config.S, config.T) if a == COOPERATE else (config.T, config.S)
+def payoff_table(config: IPDConfig) -> dict[tuple[str, str], tuple[int, int]]:
+    """(choice of a, choice of b) -> (gain of a, gain of b) for one pair in one round."""
+    c = config
+    return {(COOPERATE, COOPERATE): (c.R, c.R), (COOPERATE, DEFECT): (c.S, c.T),
+            (DEFECT, COOPERATE): (c.T, c.S), (DEFECT, DEFECT): (c.P, c.P)}
 
 
 @lru_cache(maxsize=16)
@@ -90,7 +96,7 @@ def chat_space(max_chars: int) -> ActionSpace:
 
 
 def _decision_space(seat: int) -> ActionSpace:
-    opponents = tuple(o for o in range(PLAYERS) if o != seat)
+    opponents = OPPONENTS[seat]
     options = tuple(Option(c, c) for c in CHOICES)
     return ActionSpace(
         kind="form",
@@ -131,9 +137,17 @@ class IPDGame(Game):
         self._decisions: list[Decisions | None] = [None] * PLAYERS
         self.phase = "chat"
         self._waiting: frozenset[int] = frozenset()
-        self._opponents = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAYERS))
+        self._max_chat = config.max_chat_chars
         self._chat_space = chat_space(config.max_chat_chars)
-        self._decide_spaces = DECISION_SPACES
+        self._payoff = payoff_table(config)
+        c = config
+        # The parts of every view that never change, built once (views are read-only).
+        self._fixed = {"players": list(SEAT_NAMES), "rounds": c.rounds,
+                       "communication_turns": c.communication_turns,
+                       "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P},
+                       "reward_rule": c.reward_rule}
+        self._undecided = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[s]),
+                                 "decisions": None} for s in range(PLAYERS))
         self._start_round()
 
     # -- the contract ------------------------------------------------------------------------
@@ -141,54 +155,54 @@ class IPDGame(Game):
         return self._waiting
 
     def legal(self, seat: int) -> ActionSpace:
-        if seat not in self.pending():
+        if seat not in self._waiting:
             return NO_ACTION
-        return self._chat_space if self.phase == "chat" else self._decide_spaces[seat]
+        return self._chat_space if self.phase == "chat" else DECISION_SPACES[seat]
 
     def _public_state(self) -> dict[str, Any]:
-        c, result = self.config, self._result
+        result, fixed = self._result, self._fixed
+        chatting = result is None and self.phase == "chat"
         return {
-            "players": list(SEAT_NAMES), "rounds": c.rounds, "round": self.round,
-            "phase": "over" if result else self.phase,
-            "communication_turns": c.communication_turns, "chat_turn": self.chat_turn,
-            "speaker": self.speaker if not result and self.phase == "chat" else None,
-            "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P}, "reward_rule": c.reward_rule,
-            "scores": list(self.scores), "chat": list(self.chat), "history": list(self.history),
+            "players": fixed["players"], "rounds": fixed["rounds"],
+            "communication_turns": fixed["communication_turns"], "payoffs": fixed["payoffs"],
+            "reward_rule": fixed["reward_rule"],
+            "round": self.round, "phase": "over" if result else self.phase,
+            "chat_turn": self.chat_turn, "speaker": self.speaker if chatting else None,
+            "scores": self.scores[:], "chat": self.chat[:], "history": self.history[:],
             "decided": [d is not None for d in self._decisions],
             "over": result is not None, "result": result.to_json() if result else None,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
         public = self.public_view()
-        private: dict[str, Any] = {}
-        if seat is not None:
-            self._check_seat(seat)
-            mine = self._decisions[seat]
-            private = {"name": SEAT_NAMES[seat], "id": seat,
-                       "opponents": list(self._opponents[seat]),
-                       "decisions": None if mine is None
-                       else {str(o): ch for o, ch in mine.choices}}
-        return {"env": self.env.id, "seat": seat, "public": public, "private": private}
+        if seat is None:
+            return {"env": ENV_ID, "seat": None, "public": public, "private": {}}
+        if seat.__class__ is not int or not 0 <= seat < PLAYERS:
+            self._check_seat(seat)  # raises UnknownSeatError
+        private = self._undecided[seat]
+        mine = self._decisions[seat]
+        if mine is not None:
+            private = {**private, "decisions": {str(o): ch for o, ch in mine.choices}}
+        return {"env": ENV_ID, "seat": seat, "public": public, "private": private}
 
     def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
         if self.phase == "chat":
-            message = syntax.parse_chat(action, self.config.max_chat_chars)
             entry = {"round": self.round, "turn": self.chat_turn, "seat": seat,
-                     "text": message.text}
+                     "text": syntax.parse_chat(action, self._max_chat).text}
             self.chat.append(entry)
             self.emit("chat", entry)
             self._next_speaker()
         else:
-            self._decisions[seat] = syntax.parse_decisions(action, self._opponents[seat])
-            self._waiting = self._waiting - {seat}
+            self._decisions[seat] = syntax.parse_decisions(action, OPPONENTS[seat])
+            self._waiting = waiting = self._waiting - _ONLY[seat]
             self.emit("decision_submitted", {"seat": seat, "round": self.round})
-            if not self._waiting:
+            if not waiting:
                 self._resolve_round()
-        return "ok", None
+        return _OK
 
     # -- rules ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
-        self.chat_turn, self.speaker = 0, 0
+        self.chat_turn = self.speaker = 0
         self._decisions = [None] * PLAYERS
         self.emit("round_started", {"round": self.round, "rounds": self.config.rounds,
                                     "communication_turns": self.config.communication_turns})
@@ -198,35 +212,34 @@ class IPDGame(Game):
             self._open_decisions()
 
     def _next_speaker(self) -> None:
-        self.speaker += 1
-        if self.speaker == PLAYERS:
-            self.speaker = 0
+        speaker = self.speaker + 1
+        if speaker == PLAYERS:
+            speaker = 0
             self.chat_turn += 1
             if self.chat_turn == self.config.communication_turns:
                 self._open_decisions()
                 return
-        self._waiting = _ONLY[self.speaker]
+        self.speaker, self._waiting = speaker, _ONLY[speaker]
 
     def _open_decisions(self) -> None:
         self.phase, self._waiting = "decide", _ALL
         self.emit("decisions_open", {"round": self.round})
 
     def _resolve_round(self) -> None:
+        # chosen[s] is seat s's ((opponent, choice), ...) in seat order.
         chosen = [d.choices for d in self._decisions]  # type: ignore[union-attr]
-        choice = [dict(c) for c in chosen]
-        gains = [0] * PLAYERS
-        pairs = []
-        for a, b in PAIRS:
-            ga, gb = pair_payoff(choice[a][b], choice[b][a], self.config)
+        payoff, gains, pairs = self._payoff, [0] * PLAYERS, []
+        for a, b, a_vs_b, b_vs_a in PAIR_SLOTS:
+            ca, cb = chosen[a][a_vs_b][1], chosen[b][b_vs_a][1]
+            ga, gb = payoff[ca, cb]
             gains[a] += ga
             gains[b] += gb
-            pairs.append({"players": [a, b], "choices": [choice[a][b], choice[b][a]],
-                          "gains": [ga, gb]})
+            pairs.append({"players": [a, b], "choices": [ca, cb], "gains": [ga, gb]})
+        scores = self.scores
         for s in range(PLAYERS):
-            self.scores[s] += gains[s]
-        entry = {"round": self.round, "pairs": pairs, "gains": gains,
-                 "scores": list(self.scores),
-                 "decisions": {str(s): {str(o): ch for o, ch in chosen[s]}
+            scores[s] += gains[s]
+        entry = {"round": self.round, "pairs": pairs, "gains": gains, "scores": scores[:],
+                 "decisions": {SEAT_KEYS[s]: {SEAT_KEYS[o]: ch for o, ch in chosen[s]}
                                for s in range(PLAYERS)}}
         self.history.append(entry)
         self.emit("round_resolved", entry)
@@ -252,7 +265,7 @@ class IPDGame(Game):
 
 
 class ThreePlayerIPDEnv(Env):
-    id = "three-player-ipd"
+    id = ENV_ID
     title = "Three-player Iterated Prisoner's Dilemma"
     description = "Three players chat, then each chooses to cooperate or defect with each other."
     players = (PLAYERS,)

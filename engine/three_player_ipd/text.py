@@ -2,92 +2,139 @@
 
 It carries what the reference game tells a player: who you are, the payoff matrix, the round and
 turn, the chat so far, the decision format, each round's pairwise choices and gains, the scores.
+Rendering runs for every decision of every seat, so the parts that do not change are built once:
+the rules text per (seat, config), and the text of the resolved rounds, extended round by round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
-from engine.textcache import LineCache
+_ROUND = itemgetter("round")
+_REWARD_TEXT = {
+    "rank": "The highest total score at the end wins (+1), the lowest loses (-1), a total in "
+            "between gets 0; equal totals share a place, and if all three are equal nobody wins.",
+    "paper": "The highest total score at the end wins (+1; equal top totals all win); everyone "
+             "else gets -1, and if all three are equal nobody wins.",
+}
 
-_ROUND_TEXT = LineCache()
 
-
-def _rules(pub: Mapping[str, Any], seat: int | None) -> list[str]:
-    p = pub["payoffs"]
+@lru_cache(maxsize=256)
+def _preamble(seat: int | None, rounds: int, turns: int, payoffs: tuple[int, int, int, int],
+              rule: str) -> str:
+    r, t, s, p = payoffs
     who = f"You are Player {seat}" if seat is not None else "You are watching"
-    return [
-        f"{who} in a three-player Iterated Prisoner's Dilemma lasting {pub['rounds']} rounds.",
-        f"Each round: {pub['communication_turns']} chat turn(s) per player (Players 0, 1, 2 in "
-        "order, seen by all), then one decision turn: one token per opponent, "
-        "'[<opponent-id> cooperate]' or '[<opponent-id> defect]' (e.g. '[1 defect] [2 cooperate]'); "
-        "an opponent you name no choice for gets cooperate.",
+    return "\n".join([
+        f"{who} in a three-player Iterated Prisoner's Dilemma lasting {rounds} rounds.",
+        f"Each round: {turns} chat turn(s) per player (Players 0, 1, 2 in order, seen by all), "
+        "then one decision turn: one token per opponent, '[<opponent-id> cooperate]' or "
+        "'[<opponent-id> defect]' (e.g. '[1 defect] [2 cooperate]'); an opponent you name no "
+        "choice for gets cooperate.",
         "Payoffs for each pair of players, every round:",
-        f"  both cooperate -> {p['R']} each; both defect -> {p['P']} each;",
-        f"  you defect while they cooperate -> you {p['T']}, they {p['S']}.",
-        "The highest total score at the end wins.",
-    ]
+        f"  both cooperate -> {r} each; both defect -> {p} each;",
+        f"  you defect while they cooperate -> you {t}, they {s}.",
+        _REWARD_TEXT.get(rule, _REWARD_TEXT["rank"]),
+    ])
 
 
-def _round_lines(entry: Mapping[str, Any]) -> list[str]:
-    lines = [f"Round {entry['round']} results:"]
+def _chat_lines(chat: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [f"[Player {m['seat']}] {m['text'] or '(said nothing)'}" for m in chat]
+
+
+def _chat_of(chat: Sequence[Mapping[str, Any]], number: int) -> Sequence[Mapping[str, Any]]:
+    """The messages of round `number` (the log is in round order)."""
+    start = bisect_left(chat, number, key=_ROUND)
+    end = bisect_left(chat, number + 1, lo=start, key=_ROUND)
+    return chat[start:end]
+
+
+def _round_block(entry: Mapping[str, Any], chat: Sequence[Mapping[str, Any]], rounds: int) -> str:
+    """A resolved round: its chat, each pair's choices and gains, the scores after it."""
+    lines = ["", f"--- Round {entry['round']} of {rounds} ---", *_chat_lines(chat),
+             f"Round {entry['round']} results:"]
     for pair in entry["pairs"]:
         a, b = pair["players"]
         ca, cb = pair["choices"]
         ga, gb = pair["gains"]
         lines.append(f"  Player {a} vs Player {b}: {ca} / {cb} "
                      f"(Player {a} +{ga}, Player {b} +{gb})")
-    scores = "; ".join(f"Player {s} {v}" for s, v in enumerate(entry["scores"]))
-    lines.append(f"  Scores: {scores}")
-    return lines
-
-
-def _round_block(entry: Mapping[str, Any] | None, chat: list[Mapping[str, Any]], rounds: int,
-                 number: int | None = None) -> str:
-    """A round's chat and, once resolved, its results."""
-    lines = ["", f"--- Round {entry['round'] if entry else number} of {rounds} ---"]
-    lines += [f"[Player {m['seat']}] {m['text'] or '(said nothing)'}" for m in chat]
-    if entry is not None:
-        lines += _round_lines(entry)
+    lines.append(f"  Scores: {_scores(entry['scores'])}")
     return "\n".join(lines)
+
+
+def _scores(scores: Sequence[int]) -> str:
+    a, b, c = scores
+    return f"Player 0 {a}; Player 1 {b}; Player 2 {c}"
+
+
+class HistoryText:
+    """The text of a game's resolved rounds. A history only grows and every view of a game shares
+    its entry objects, so one text per game (found by its first entry) is kept and extended by the
+    newly resolved rounds. Views that went through JSON, or cut histories, simply rebuild."""
+
+    MAX_GAMES = 4096
+
+    def __init__(self) -> None:
+        self._games: dict[int, tuple[Any, int, Any, str]] = {}
+
+    def text(self, history: Sequence[Mapping[str, Any]], chat: Sequence[Mapping[str, Any]],
+             rounds: int) -> str:
+        first, last, n = history[0], history[-1], len(history)
+        held = self._games.get(id(first))
+        done, text = 0, ""
+        if held is not None and held[0] is first and held[1] <= n and history[held[1] - 1] is held[2]:
+            done, text = held[1], held[3]
+            if done == n:
+                return text
+        blocks = [_round_block(e, _chat_of(chat, e["round"]), rounds) for e in history[done:]]
+        text = "\n".join([text, *blocks] if done else blocks)
+        if len(self._games) >= self.MAX_GAMES:
+            self._games.clear()
+        self._games[id(first)] = (first, n, last, text)
+        return text
+
+
+_HISTORY = HistoryText()
 
 
 def render(view: Mapping[str, Any]) -> str:
-    pub, priv, seat = view["public"], view["private"], view["seat"]
-    lines = _rules(pub, seat)
-    chat_by_round: dict[int, list[Mapping[str, Any]]] = {}
-    for msg in pub["chat"]:
-        chat_by_round.setdefault(msg["round"], []).append(msg)
-    for entry in pub["history"]:  # finished rounds never change: their text is memoised
-        lines.append(_ROUND_TEXT.get(entry, lambda e=entry: _round_block(
-            e, chat_by_round.get(e["round"], []), pub["rounds"])))
+    pub, seat = view["public"], view["seat"]
+    pay = pub["payoffs"]
+    parts = [_preamble(seat, pub["rounds"], pub["communication_turns"],
+                       (pay["R"], pay["T"], pay["S"], pay["P"]), pub["reward_rule"])]
+    history, chat = pub["history"], pub["chat"]
+    if history:
+        parts.append(_HISTORY.text(history, chat, pub["rounds"]))
+    number = pub["round"]
     if not pub["over"]:
-        lines.append(_round_block(None, chat_by_round.get(pub["round"], []), pub["rounds"],
-                                  pub["round"]))
-    lines.append("")
+        parts.append(f"\n--- Round {number} of {pub['rounds']} ---")
+        if chat and chat[-1]["round"] == number:
+            parts += _chat_lines(_chat_of(chat, number))
+    parts.append(f"\n{_status(pub, view['private'], seat)}\nScores: {_scores(pub['scores'])}")
+    return "\n".join(parts)
+
+
+def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -> str:
+    """What happens now, and what (if anything) this seat must do."""
     if pub["over"]:
         result = pub["result"]
-        lines.append(f"Game over: {result['reason']}.")
-        if seat is not None:
-            lines.append(f"Your reward: {result['rewards'][str(seat)]:+g}")
-    elif pub["phase"] == "chat":
+        mine = f"\nYour reward: {result['rewards'][str(seat)]:+g}" if seat is not None else ""
+        return f"Game over: {result['reason']}.{mine}"
+    if pub["phase"] == "chat":
         if seat is not None and pub["speaker"] == seat:
-            lines.append(f"Your turn to chat (round {pub['round']}, chat turn "
-                         f"{pub['chat_turn'] + 1} of {pub['communication_turns']}): write one "
-                         "message to the other players.")
-        else:
-            lines.append(f"Waiting for Player {pub['speaker']} to chat.")
-    else:
-        mine = priv.get("decisions") if priv else None
-        if seat is None:
-            lines.append(f"Decision turn of round {pub['round']}.")
-        elif mine is not None:
-            chosen = " ".join(f"[{o} {c}]" for o, c in mine.items())
-            lines.append(f"You decided {chosen}; waiting for the others.")
-        else:
-            opp = priv["opponents"]
-            lines.append(f"Your decision turn (round {pub['round']}): submit one token per "
-                         f"opponent, e.g. [{opp[0]} cooperate] [{opp[1]} defect].")
-    lines.append("Scores: " + "; ".join(f"Player {s} {v}" for s, v in enumerate(pub["scores"])))
-    return "\n".join(lines)
+            return (f"Your turn to chat (round {pub['round']}, chat turn {pub['chat_turn'] + 1} "
+                    f"of {pub['communication_turns']}): write one message to the other players.")
+        return f"Waiting for Player {pub['speaker']} to chat."
+    if seat is None:
+        return f"Decision turn of round {pub['round']}."
+    mine = priv.get("decisions")
+    if mine is not None:
+        chosen = " ".join(f"[{o} {c}]" for o, c in mine.items())
+        return f"You decided {chosen}; waiting for the others."
+    opp = priv["opponents"]
+    return (f"Your decision turn (round {pub['round']}): submit one token per opponent, e.g. "
+            f"[{opp[0]} cooperate] [{opp[1]} defect].")
