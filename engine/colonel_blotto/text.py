@@ -8,6 +8,7 @@ last answer was rejected, why and what is at stake.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.colonel_blotto.syntax import format_allocation
@@ -19,8 +20,7 @@ _ROUND_LINES = LineCache()
 def render(view: Mapping[str, Any]) -> str:
     pub, me, seat = view["public"], view["private"], view["seat"]
     names = pub["commanders"]
-    lines = _introduction(pub, seat)
-    lines.append("")
+    lines = [_introduction(pub, seat), ""]
     lines += _board(pub)
     if pub["history"]:
         lines.append("")
@@ -42,9 +42,17 @@ def _history_text(pub: Mapping[str, Any]) -> str:
         _ROUND_LINES.get(e, lambda e=e: _round_line(e, pub)) for e in history))
 
 
-def _introduction(pub: Mapping[str, Any], seat: int | None) -> list[str]:
-    names, fields, units = pub["commanders"], ", ".join(pub["fields"]), pub["units"]
-    how = "exactly" if pub["exact_units"] else "up to"
+def _introduction(pub: Mapping[str, Any], seat: int | None) -> str:
+    return _introduction_text(seat, tuple(pub["commanders"]), tuple(pub["fields"]), pub["units"],
+                              pub["exact_units"], pub["rounds"], pub["rounds_to_win"],
+                              pub["format"])
+
+
+@lru_cache(maxsize=256)  # the same for every view of a seat in a game: built once
+def _introduction_text(seat: int | None, names: tuple[str, ...], field_names: tuple[str, ...],
+                       units: int, exact: bool, rounds: int, to_win: int, example: str) -> str:
+    fields = ", ".join(field_names)
+    how = "exactly" if exact else "up to"
     if seat is None:
         who = f"You are watching Colonel Blotto: {names[0]} against {names[1]}."
     else:
@@ -54,13 +62,13 @@ def _introduction(pub: Mapping[str, Any], seat: int | None) -> list[str]:
         f"Each round both commanders secretly split {how} {units} units across the fields "
         f"{fields}. A field is taken by whoever sends more units to it (equal units: nobody "
         f"takes it), and the round goes to whoever takes more fields.",
-        f"The game lasts {pub['rounds']} rounds and ends early once a commander has won "
-        f"{pub['rounds_to_win']} rounds; whoever has won more rounds wins the game.",
+        f"The game lasts {rounds} rounds and ends early once a commander has won "
+        f"{to_win} rounds; whoever has won more rounds wins the game.",
     ]
     if seat is not None:
         lines.append(f"Answer with your allocation in square brackets, for example "
-                     f"{pub['format']}; fields you leave out get 0 units.")
-    return lines
+                     f"{example}; fields you leave out get 0 units.")
+    return "\n".join(lines)
 
 
 def _board(pub: Mapping[str, Any]) -> list[str]:
