@@ -1,40 +1,38 @@
-"""Memoised rendering of immutable history entries.
+"""Memoised text of append-only histories (resolved rounds), shared by the envs' renderers.
 
-A game's resolved rounds never change, and the views a game hands out share the very same entry
-objects, so a round's text line can be rendered once and reused for every later view. Entries are
-keyed by identity; the cache holds a reference to each entry, so an id cannot be reused by another
-object while its line is cached. Views that went through JSON simply miss the cache.
+A game's history only grows and every view of a game shares its entry objects, so one text per
+game (found by its first entry) is kept and extended by the newly resolved entries. A history
+that went through JSON, or was cut (a prompt builder keeping the latest rounds), simply misses and
+is rendered in full. The cache holds references to the entries it keys on, so an id cannot be
+reused by another object while its text is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-MAX_ENTRIES = 20_000
+MAX_GAMES = 4096
 
 
-class LineCache:
+class GrowingText:
     def __init__(self) -> None:
-        self._lines: dict[Any, tuple[Any, str]] = {}
+        self._games: dict[int, tuple[Any, int, Any, str]] = {}
 
-    def get(self, entry: Any, render: Callable[[], str]) -> str:
-        """The text of one entry."""
-        return self._get(id(entry), entry, render)
-
-    def get_span(self, entries: Sequence[Any], render: Callable[[], str]) -> str:
-        """The text of a run of consecutive entries of an append-only history (non-empty): the
-        same first and last entry and the same length mean the same run."""
-        first, last = entries[0], entries[-1]
-        return self._get((id(first), id(last), len(entries)), (first, last), render)
-
-    def _get(self, key: Any, held: Any, render: Callable[[], str]) -> str:
-        hit = self._lines.get(key)
-        if hit is not None and (hit[0] is held or (isinstance(held, tuple) and isinstance(
-                hit[0], tuple) and all(a is b for a, b in zip(hit[0], held, strict=True)))):
-            return hit[1]
-        text = render()
-        if len(self._lines) >= MAX_ENTRIES:
-            self._lines.clear()
-        self._lines[key] = (held, text)
+    def text(self, history: Sequence[Mapping[str, Any]],
+             block: Callable[[Mapping[str, Any]], str]) -> str:
+        """`history` rendered entry by entry with `block`, joined by newlines (non-empty)."""
+        first, last, n = history[0], history[-1], len(history)
+        held = self._games.get(id(first))
+        done, text = 0, ""
+        if held is not None and held[0] is first and held[1] <= n \
+                and history[held[1] - 1] is held[2]:
+            done, text = held[1], held[3]
+            if done == n:
+                return text
+        blocks = [block(e) for e in history[done:]]
+        text = "\n".join([text, *blocks] if done else blocks)
+        if len(self._games) >= MAX_GAMES:
+            self._games.clear()
+        self._games[id(first)] = (first, n, last, text)
         return text

@@ -12,9 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.colonel_blotto.syntax import format_allocation
-from engine.textcache import LineCache
-
-_ROUND_LINES = LineCache()
+from engine.textcache import GrowingText
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -31,15 +29,12 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-_HISTORY = LineCache()
+_HISTORY = GrowingText()
 
 
 def _history_text(pub: Mapping[str, Any]) -> str:
-    """All resolved rounds shown. A game's history only grows, so the text of a run of rounds
-    is memoised on that run, and each round's line on its own entry."""
-    history = pub["history"]
-    return _HISTORY.get_span(history, lambda: "\n".join(
-        _ROUND_LINES.get(e, lambda e=e: _round_line(e, pub)) for e in history))
+    """All resolved rounds shown, one line each (memoised per game as the history grows)."""
+    return _HISTORY.text(pub["history"], lambda e: _round_line(e, pub))
 
 
 def _introduction(pub: Mapping[str, Any], seat: int | None) -> str:

@@ -14,6 +14,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
+from engine.textcache import GrowingText
+
 _ROUND = itemgetter("round")
 _REWARD_TEXT = {
     "rank": "The highest total score at the end wins (+1), the lowest loses (-1), a total in "
@@ -71,34 +73,7 @@ def _scores(scores: Sequence[int]) -> str:
     return f"Player 0 {a}; Player 1 {b}; Player 2 {c}"
 
 
-class HistoryText:
-    """The text of a game's resolved rounds. A history only grows and every view of a game shares
-    its entry objects, so one text per game (found by its first entry) is kept and extended by the
-    newly resolved rounds. Views that went through JSON, or cut histories, simply rebuild."""
-
-    MAX_GAMES = 4096
-
-    def __init__(self) -> None:
-        self._games: dict[int, tuple[Any, int, Any, str]] = {}
-
-    def text(self, history: Sequence[Mapping[str, Any]], chat: Sequence[Mapping[str, Any]],
-             rounds: int) -> str:
-        first, last, n = history[0], history[-1], len(history)
-        held = self._games.get(id(first))
-        done, text = 0, ""
-        if held is not None and held[0] is first and held[1] <= n and history[held[1] - 1] is held[2]:
-            done, text = held[1], held[3]
-            if done == n:
-                return text
-        blocks = [_round_block(e, _chat_of(chat, e["round"]), rounds) for e in history[done:]]
-        text = "\n".join([text, *blocks] if done else blocks)
-        if len(self._games) >= self.MAX_GAMES:
-            self._games.clear()
-        self._games[id(first)] = (first, n, last, text)
-        return text
-
-
-_HISTORY = HistoryText()
+_HISTORY = GrowingText()
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -108,7 +83,9 @@ def render(view: Mapping[str, Any]) -> str:
                        (pay["R"], pay["T"], pay["S"], pay["P"]), pub["reward_rule"])]
     history, chat = pub["history"], pub["chat"]
     if history:
-        parts.append(_HISTORY.text(history, chat, pub["rounds"]))
+        rounds = pub["rounds"]
+        parts.append(_HISTORY.text(history, lambda e: _round_block(
+            e, _chat_of(chat, e["round"]), rounds)))
     number = pub["round"]
     if not pub["over"]:
         parts.append(f"\n--- Round {number} of {pub['rounds']} ---")
