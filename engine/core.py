@@ -222,7 +222,11 @@ class GameRecord:
 # ---------------------------------------------------------------------------------------- config
 @dataclass(frozen=True)
 class Config:
-    """Base of every env's config. Subclasses are frozen dataclasses with defaults."""
+    """Base of every env's config. Subclasses are frozen dataclasses with defaults; a config is
+    validated when it is made, so every Config in existence is valid."""
+
+    def __post_init__(self) -> None:
+        self.validate()
 
     def validate(self) -> None:
         """Raise ConfigError with an actionable message when a value is out of range."""
@@ -249,18 +253,17 @@ class Config:
             if isinstance(default, str) and not isinstance(value, str):
                 raise ConfigError(f"config {key} must be a string, got {value!r}")
             values[key] = value
-        config = cls(**values)
-        config.validate()
-        return config
+        return cls(**values)
 
 
 # ---------------------------------------------------------------------------------------- game
 class Game(ABC):
-    """A game in progress. Subclasses implement the rules in `_apply` and the views.
+    """A game in progress. Subclasses implement the rules in `_apply` and the two halves of a view.
 
     The base class owns bookkeeping shared by every env: turn checks, the action record, event
-    sequencing and visibility, and abort. `act` never raises for a player's bad move; bad moves
-    become events per the env's invalid-move policy.
+    sequencing and visibility, the views' envelope, and abort. `act` never raises for a player's
+    bad move; bad moves become events per the env's invalid-move policy. Subclasses keep the seats
+    whose decision is awaited in `self._waiting`.
     """
 
     def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
@@ -268,41 +271,65 @@ class Game(ABC):
         self.config = config
         self.seed = seed
         self.players = players
-        self.rng = random.Random(seed)
         self.step = 0  # number of accepted act() calls; increases on every action
+        self._env_id = env.id
+        self._waiting: frozenset[int] = frozenset()
         self._events: list[Event] = []
-        self._actions: list[ActionRecord] = []
+        # (seat, step, raw, error, meta) per action; ActionRecords are built when asked for.
+        self._actions: list[tuple[int, int, JSON, str | None, Mapping[str, Any] | None]] = []
         self._result: Result | None = None
         self._aborted: str | None = None
-        self._public: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self._public: dict[str, Any] | None = None  # the public view of the current state
+        self._rng: random.Random | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's only source of randomness, seeded from `seed` (made on first use: seeding
+        costs more than a whole move of the simplest games)."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     # -- the contract ------------------------------------------------------------------------
-    @abstractmethod
     def pending(self) -> frozenset[int]:
         """Seats whose decision is awaited now (several = simultaneous decision)."""
+        return self._waiting
 
-    @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """JSON-serialisable dict of exactly what `seat` may know (None = spectator)."""
+        """JSON-serialisable dict of exactly what `seat` may know (None = spectator).
+        Read-only: its parts may be shared with other views."""
+        public = self._public
+        if public is None:
+            public = self._public = self._public_state()
+        if seat is None:
+            return {"env": self._env_id, "seat": None, "public": public, "private": {}}
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
+        return {"env": self._env_id, "seat": seat, "public": public,
+                "private": self._private_state(seat)}
 
     @abstractmethod
     def legal(self, seat: int) -> ActionSpace:
         """What `seat` may do now (NO_ACTION when it is not pending)."""
 
     @abstractmethod
-    def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
-        """Apply the rules to one action; emit events; return (outcome, error)."""
+    def _public_state(self) -> dict[str, Any]:
+        """What everyone may know now (built at most once per state)."""
+
+    @abstractmethod
+    def _private_state(self, seat: int) -> dict[str, Any]:
+        """What only `seat` may know now."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> str | None:
+        """Apply the rules to one action; emit events; return None, or why the move is invalid."""
 
     def public_view(self) -> dict[str, Any]:
-        """The public part of every view, built once per state: views are read-only."""
-        key = (self.step, len(self._events))
-        if self._public is None or self._public[0] != key:
-            self._public = (key, self._public_state())
-        return self._public[1]
-
-    def _public_state(self) -> dict[str, Any]:
-        """What everyone may know now; envs that use `public_view` implement it."""
-        raise NotImplementedError
+        """The public part of every view of the current state."""
+        public = self._public
+        if public is None:
+            public = self._public = self._public_state()
+        return public
 
     @property
     def over(self) -> bool:
@@ -315,22 +342,28 @@ class Game(ABC):
     def act(self, seat: int, action: Action, *, meta: Mapping[str, Any] | None = None
             ) -> list[Event]:
         """Submit `seat`'s action; returns the events it produced (all visibilities)."""
+        if seat.__class__ is not int or seat not in self._waiting:
+            self._refuse(seat)
+        if action.__class__ is not str:
+            if not isinstance(action, Mapping):
+                raise TypeError("an action is text or a mapping of a structured action")
+            action = dict(action)  # the record keeps its own copy
+        events = self._events
+        first = len(events)
+        step = self.step
+        self._public = None
+        error = self._apply(seat, action)
+        self._actions.append((seat, step, action, error, dict(meta) if meta else None))
+        self.step = step + 1
+        return events[first:]
+
+    def _refuse(self, seat: int) -> None:
+        """Raise the error that says why `seat` may not act now."""
         self._check_seat(seat)
         if self._result is not None:
             raise GameOverError("the game is over")
-        if seat not in self.pending():
-            raise NotYourTurnError(f"seat {seat} is not to act now "
-                                   f"(waiting for {sorted(self.pending())})")
-        is_text = action.__class__ is str
-        if not is_text and not isinstance(action, Mapping):
-            raise TypeError("an action is text or a mapping of a structured action")
-        first = len(self._events)
-        step = self.step
-        outcome, error = self._apply(seat, action)
-        self._actions.append(ActionRecord(seat, step, action if is_text else dict(action),
-                                          outcome, error, dict(meta) if meta else {}))
-        self.step = step + 1
-        return self._events[first:]
+        raise NotYourTurnError(f"seat {seat} is not to act now "
+                               f"(waiting for {sorted(self._waiting)})")
 
     def abort(self, reason: str) -> list[Event]:
         """End the game as void (timeouts, provider failures, disconnects): no rewards."""
@@ -338,6 +371,8 @@ class Game(ABC):
             raise GameOverError("the game is over")
         first = len(self._events)
         self._aborted = reason
+        self._waiting = frozenset()
+        self._public = None
         self.emit("game_aborted", {"reason": reason})
         self.finish({s: 0.0 for s in range(self.players)}, (), reason, void=True)
         return self._events[first:]
@@ -352,23 +387,29 @@ class Game(ABC):
 
     @property
     def actions(self) -> list[ActionRecord]:
-        return list(self._actions)
+        return [_action_record(a) for a in self._actions]
+
+    def last_action(self) -> ActionRecord | None:
+        """The latest action's record (cheaper than `actions[-1]`, which builds every record)."""
+        return _action_record(self._actions[-1]) if self._actions else None
 
     def record(self) -> GameRecord:
         return GameRecord(self.env.id, self.env.rules_version, self.config.to_json(), self.seed,
-                          self.players, list(self._actions), list(self._events), self._result,
+                          self.players, self.actions, list(self._events), self._result,
                           self._aborted)
 
     # -- helpers for subclasses ---------------------------------------------------------------
     def emit(self, type: str, data: Mapping[str, Any], visible_to: Visibility | Sequence[int]
              = "all") -> Event:
-        vis: Visibility = "all" if visible_to == "all" else tuple(sorted(visible_to))
-        event = Event(len(self._events), self.step, type, data, vis)  # emit owns `data`
-        self._events.append(event)
+        events = self._events
+        event = Event(len(events), self.step, type, data,  # emit owns `data`
+                      "all" if visible_to == "all" else tuple(sorted(visible_to)))
+        events.append(event)
         return event
 
     def finish(self, rewards: Mapping[int, float], winners: Sequence[int], reason: str, *,
                teams: Sequence[Sequence[int]] = (), void: bool = False) -> None:
+        self._waiting = frozenset()
         self._result = Result(dict(rewards), tuple(winners), reason,
                               tuple(tuple(t) for t in teams), void)
         self.emit("game_over", self._result.to_json())
@@ -376,6 +417,12 @@ class Game(ABC):
     def _check_seat(self, seat: int) -> None:
         if seat.__class__ is not int or not 0 <= seat < self.players:
             raise UnknownSeatError(f"no seat {seat!r}; seats are 0..{self.players - 1}")
+
+
+def _action_record(a: tuple[int, int, JSON, str | None, Mapping[str, Any] | None]
+                   ) -> ActionRecord:
+    seat, step, raw, error, meta = a
+    return ActionRecord(seat, step, raw, "ok" if error is None else "invalid", error, meta or {})
 
 
 # ---------------------------------------------------------------------------------------- env
@@ -394,12 +441,13 @@ class Env(ABC):
     seat_names: ClassVar[tuple[str, ...]] = ()
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
-        """Start a game after checking the player count and the config."""
-        self.check_players(players)
-        if not isinstance(config, self.Config):
+        """Start a game after checking the player count and the config's type (configs are
+        validated when they are made)."""
+        if players not in self.players:
+            self.check_players(players)
+        if config.__class__ is not self.Config and not isinstance(config, self.Config):
             raise ConfigError(f"{self.id} needs a {self.Config.__name__}, got "
                               f"{type(config).__name__}")
-        config.validate()
         return self.game_class(self, config, seed, players)
 
     @abstractmethod

@@ -20,8 +20,9 @@ class GrowingText:
         self._games: dict[int, tuple[Any, int, Any, str]] = {}
 
     def text(self, history: Sequence[Mapping[str, Any]],
-             block: Callable[[Mapping[str, Any]], str]) -> str:
-        """`history` rendered entry by entry with `block`, joined by newlines (non-empty)."""
+             block: Callable[[Mapping[str, Any], Any], str], context: Any = None) -> str:
+        """`history` rendered entry by entry with `block(entry, context)`, joined by newlines
+        (non-empty). `context` must be the same for every view of a game."""
         first, last, n = history[0], history[-1], len(history)
         held = self._games.get(id(first))
         done, text = 0, ""
@@ -30,9 +31,29 @@ class GrowingText:
             done, text = held[1], held[3]
             if done == n:
                 return text
-        blocks = [block(e) for e in history[done:]]
+        blocks = [block(e, context) for e in history[done:]]
         text = "\n".join([text, *blocks] if done else blocks)
         if len(self._games) >= MAX_GAMES:
             self._games.clear()
         self._games[id(first)] = (first, n, last, text)
+        return text
+
+
+class PerPart:
+    """Text memoised per view part (by identity) and seat: e.g. the rules text of a seat, keyed
+    on a part of the view that every game of a config shares. Views that went through JSON carry
+    new objects and simply miss. Entries hold the part they key on, so its id cannot be reused
+    by another object while the text is kept."""
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[int, int | None], tuple[Any, str]] = {}
+
+    def get(self, part: Any, seat: int | None) -> str | None:
+        held = self._texts.get((id(part), seat))
+        return held[1] if held is not None and held[0] is part else None
+
+    def put(self, part: Any, seat: int | None, text: str) -> str:
+        if len(self._texts) >= MAX_GAMES:
+            self._texts.clear()
+        self._texts[id(part), seat] = (part, text)
         return text

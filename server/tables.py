@@ -177,9 +177,10 @@ class Table:
             elif seat.turn is not None:
                 meta["latency_ms"] = round((loop.time() - seat.turn_issued) * 1000, 3)
             events = game.act(seat.index, action, meta=meta)
-            record = game.actions[-1]
+            record = game.last_action()
+            assert record is not None  # act() just recorded it
             await self.store.record_action(
-                self.game_id, len(game.actions) - 1, record, events, turn=turn,
+                self.game_id, game.step - 1, record, events, turn=turn,
                 usage=decision.usage() if decision else None,
                 raw_output=decision.raw_output if decision else None,
                 transcript=decision.transcript if decision else None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.colonel_blotto import metrics, syntax, text
@@ -73,7 +74,7 @@ PRESETS: dict[str, BlottoConfig] = {
     "textarena-0.7.4": BlottoConfig(exact_units=True),
 }
 
-_BOTH, _NOBODY = frozenset((0, 1)), frozenset()
+_BOTH = frozenset((0, 1))
 _ONLY = (frozenset((0,)), frozenset((1,)))
 
 
@@ -97,8 +98,7 @@ class BlottoGame(Game):
 
     def __init__(self, env: Env, config: BlottoConfig, seed: int, players: int) -> None:
         super().__init__(env, config, seed, players)
-        self.names = field_names(config.fields)
-        self.example = syntax.example(self.names, config.units)
+        self.names, self.example, self._space, self._fixed = _setup(config)
         self.round = 1
         self.score = [0, 0]
         # Resolved rounds; entries are never mutated once appended (views share them).
@@ -106,65 +106,57 @@ class BlottoGame(Game):
         self._allocations: list[Allocation | None] = [None, None]
         self._errors = [0, 0]  # consecutive invalid answers per seat
         self._last_error: list[str | None] = [None, None]
-        self._waiting: frozenset[int] = _BOTH
-        self._space = self._build_space()
+        self._waiting = _BOTH
+        self._units, self._exact = config.units, config.exact_units
         self.emit("round_started", {"round": 1, "rounds": config.rounds})
 
     # -- the contract ------------------------------------------------------------------------
-    def pending(self) -> frozenset[int]:
-        return self._waiting
-
     def legal(self, seat: int) -> ActionSpace:
         return self._space if seat in self._waiting else NO_ACTION
 
     def _public_state(self) -> dict[str, Any]:
+        public = self._fixed.copy()
         result = self._result
-        return {
-            "commanders": list(SEAT_NAMES), "fields": list(self.names),
-            "units": self.config.units, "exact_units": self.config.exact_units,
-            "rounds": self.config.rounds, "rounds_to_win": self.config.rounds_to_win,
-            "round": self.round, "score": list(self.score),
-            "submitted": [a is not None for a in self._allocations],
-            "history": list(self.history), "format": self.example,
-            "over": result is not None, "result": result.to_json() if result else None,
-        }
+        public["round"] = self.round
+        public["score"] = self.score
+        public["submitted"] = [self._allocations[0] is not None, self._allocations[1] is not None]
+        public["history"] = self.history
+        public["over"] = result is not None
+        public["result"] = result.to_json() if result else None
+        return public
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        public = self.public_view()
-        private: dict[str, Any] = {}
-        if seat is not None:
-            self._check_seat(seat)
-            mine = self._allocations[seat]
-            private = {
-                "name": SEAT_NAMES[seat],
-                "submitted": mine is not None,
+    def _private_state(self, seat: int) -> dict[str, Any]:
+        mine = self._allocations[seat]
+        errors = self._errors[seat]
+        return {"name": SEAT_NAMES[seat], "submitted": mine is not None,
                 "allocation": None if mine is None else mine.as_dict(self.names),
-                "invalid_count": self._errors[seat],
-                "retries_left": max(self.config.error_allowance - self._errors[seat], 0),
-                "last_error": self._last_error[seat],
-            }
-        return {"env": self.env.id, "seat": seat, "public": public, "private": private}
+                "invalid_count": errors,
+                "retries_left": max(self.config.error_allowance - errors, 0),
+                "last_error": self._last_error[seat]}
 
-    def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
-        parsed = syntax.parse(action, self.names, self.example)
-        if isinstance(parsed, syntax.ParseError):
-            return self._reject(seat, parsed.message, parsed.category)
-        problem = budget_problem(parsed, self.config.units, self.config.exact_units)
-        if problem is not None:
-            return self._reject(seat, problem, "units")
-        self._errors[seat] = 0
-        self._last_error[seat] = None
-        self._allocations[seat] = parsed
+    def _apply(self, seat: int, action: Action) -> str | None:
+        parsed = syntax.parse_text(action, self.names, self.example) \
+            if action.__class__ is str else syntax.parse_mapping(action, self.names)  # type: ignore[arg-type]
+        if parsed.__class__ is syntax.ParseError:
+            return self._reject(seat, parsed.message, parsed.category)  # type: ignore[union-attr]
+        total = sum(parsed.units)  # type: ignore[union-attr]
+        if total > self._units or (self._exact and total != self._units):
+            problem = budget_problem(parsed, self._units, self._exact)  # type: ignore[arg-type]
+            return self._reject(seat, problem, "units")  # type: ignore[arg-type]
+        if self._errors[seat]:
+            self._errors[seat] = 0
+            self._last_error[seat] = None
+        self._allocations[seat] = parsed  # type: ignore[assignment]
         self.emit("allocation_submitted", {"seat": seat, "round": self.round})
         other = 1 - seat
         if self._allocations[other] is None:
             self._waiting = _ONLY[other]
         else:
             self._resolve_round()
-        return "ok", None
+        return None
 
     # -- rules ---------------------------------------------------------------------------------
-    def _reject(self, seat: int, reason: str, category: str) -> tuple[str, str | None]:
+    def _reject(self, seat: int, reason: str, category: str) -> str:
         """The invalid-move policy: retry while the allowance lasts, then forfeit."""
         self._errors[seat] += 1
         self._last_error[seat] = reason
@@ -174,31 +166,31 @@ class BlottoGame(Game):
         if not fatal:
             # Only the offender hears about it (as in the reference); the seat stays pending.
             self.emit("invalid_move", data, (seat,))
-            return "invalid", reason
+            return reason
         self.emit("invalid_move", data)
         loser, winner = SEAT_NAMES[seat], SEAT_NAMES[1 - seat]
         count = self._errors[seat]
         why = f"{loser} made {count} invalid move{'s' if count > 1 else ''} in a row"
         self.emit("forfeit", {"seat": seat, "reason": why})
-        self._waiting = _NOBODY
         rewards = {s: 1.0 if s != seat else -1.0 for s in range(2)}
         self.finish(rewards, (1 - seat,), f"{why}; {winner} wins by forfeit")
-        return "invalid", reason
+        return reason
 
     def _resolve_round(self) -> None:
-        a = self._allocations[0].units  # type: ignore[union-attr]
-        b = self._allocations[1].units  # type: ignore[union-attr]
+        first, second = self._allocations
+        a, b = first.units, second.units  # type: ignore[union-attr]
         winners = field_winners(a, b)
         won = [winners.count(0), winners.count(1)]
         round_winner = 0 if won[0] > won[1] else 1 if won[1] > won[0] else None
         if round_winner is not None:
-            self.score[round_winner] += 1
+            score = self.score[:]
+            score[round_winner] += 1
+            self.score = score
         entry = {"round": self.round,
-                 "allocations": [dict(zip(self.names, a, strict=True)),
-                                 dict(zip(self.names, b, strict=True))],
+                 "allocations": [first.as_dict(self.names), second.as_dict(self.names)],  # type: ignore[union-attr]
                  "field_winners": winners, "fields_won": won, "winner": round_winner,
-                 "score": list(self.score)}
-        self.history.append(entry)
+                 "score": self.score}
+        self.history = [*self.history, entry]
         self.emit("round_resolved", entry)
         self._allocations = [None, None]
         if not self._check_end():
@@ -227,22 +219,30 @@ class BlottoGame(Game):
         return False
 
     def _end(self, winner: int | None, reason: str) -> None:
-        self._waiting = _NOBODY
         if winner is None:
             self.finish({0: 0.0, 1: 0.0}, (), reason)
         else:
             self.finish({s: 1.0 if s == winner else -1.0 for s in range(2)}, (winner,), reason)
 
-    def _build_space(self) -> ActionSpace:
-        units, exact = self.config.units, self.config.exact_units
-        how = "exactly" if exact else "up to"
-        return ActionSpace(
-            kind="form",
-            prompt=f"Allocate {how} {units} units across fields {', '.join(self.names)}.",
-            syntax=self.example,
-            fields=tuple(Field(n, f"Field {n}", "int", min=0, max=units, default=0)
-                         for n in self.names),
-            constraints={"sum_eq": units} if exact else {"sum_max": units})
+
+@lru_cache(maxsize=64)
+def _setup(config: BlottoConfig) -> tuple[tuple[str, ...], str, ActionSpace, dict[str, Any]]:
+    """What every game of a config shares: field names, the example answer, the action space and
+    the fixed part of the public view (read-only, like every view)."""
+    names = field_names(config.fields)
+    example = syntax.example(names, config.units)
+    units, exact = config.units, config.exact_units
+    space = ActionSpace(
+        kind="form",
+        prompt=f"Allocate {'exactly' if exact else 'up to'} {units} units across fields "
+               f"{', '.join(names)}.",
+        syntax=example,
+        fields=tuple(Field(n, f"Field {n}", "int", min=0, max=units, default=0) for n in names),
+        constraints={"sum_eq": units} if exact else {"sum_max": units})
+    fixed = {"commanders": list(SEAT_NAMES), "fields": list(names), "units": units,
+             "exact_units": exact, "rounds": config.rounds,
+             "rounds_to_win": config.rounds_to_win, "format": example}
+    return names, example, space, fixed
 
 
 class ColonelBlottoEnv(Env):

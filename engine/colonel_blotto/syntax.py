@@ -51,6 +51,9 @@ def parse(action: str | Mapping[str, Any], names: tuple[str, ...],
 
 def parse_text(text: str, names: tuple[str, ...], example: str = DEFAULT_EXAMPLE
                ) -> Allocation | ParseError:
+    quick = _canonical(names).match(text)
+    if quick is not None:  # the usual answer: "[A4 B2 C2]" with every field once, in order
+        return Allocation(tuple(map(int, quick.groups())))
     content = bracket_content(text)
     content = (text if content is None else content).strip()
     if not content:
@@ -58,9 +61,6 @@ def parse_text(text: str, names: tuple[str, ...], example: str = DEFAULT_EXAMPLE
     if len(content) > MAX_CHARS:
         return ParseError(f"the allocation is longer than {MAX_CHARS} characters; "
                           f"answer like {example}")
-    quick = _canonical(names).fullmatch(content)
-    if quick is not None:  # the usual answer: every field once, in order
-        return Allocation(tuple(map(int, quick.groups())))
     found: dict[str, int] = {}
     pos = 0
     for match in _TOKEN.finditer(content):
@@ -139,10 +139,13 @@ _NEGATIVE_ERROR = ParseError("unit counts cannot be negative", "units")
 
 @lru_cache(maxsize=32)
 def _canonical(names: tuple[str, ...]) -> re.Pattern[str]:
-    """Fast path for "[A4 B2 C2]"-style answers; anything else takes the general loop, which
-    gives the same result for these (tested)."""
-    token = r"[{}{}]\s*(?::\s*)?([0-9]{{1,{}}})"
-    return re.compile(r"[\s,]*".join(token.format(n, n.lower(), MAX_DIGITS) for n in names))
+    """Fast path, matched at the start of the whole answer: text without "[", then a first bracket
+    group holding every field once, in order, separated by a space and/or a comma, e.g.
+    "Plan: [A4 B2 C2]". It is bounded in length, so it needs no MAX_CHARS check, and anything else
+    takes the general loop, which gives the same result for these (tested)."""
+    token = r"[{}{}]:?([0-9]{{1,{}}})"
+    body = r",? ?".join(token.format(n, n.lower(), MAX_DIGITS) for n in names)
+    return re.compile(r"[^\[]*\[ ?" + body + r" ?\]")
 
 
 @lru_cache(maxsize=32)

@@ -44,7 +44,6 @@ PAIR_SLOTS = tuple((a, b, OPPONENTS[a].index(b), OPPONENTS[b].index(a))
 SEAT_KEYS = tuple(str(s) for s in range(PLAYERS))  # seat ids as JSON object keys
 _ALL = frozenset(range(PLAYERS))
 _ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
-_OK = ("ok", None)  # IPD input is never invalid
 
 
 @dataclass(frozen=True)
@@ -123,103 +122,109 @@ def terminal_rewards(scores: Sequence[int], rule: str) -> dict[int, float]:
     return {s: -1.0 + 2.0 * levels.index(scores[s]) / g_max for s in seats}
 
 
+_NOBODY_DECIDED = [False] * PLAYERS  # shared by views, never changed in place
+_UNDECIDED = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[s]),
+                    "decisions": None} for s in range(PLAYERS))
+
+
+@lru_cache(maxsize=64)
+def _setup(config: IPDConfig) -> tuple[dict[tuple[str, str], tuple[int, int]], ActionSpace,
+                                       dict[str, Any]]:
+    """What every game of a config shares: the payoff table, the chat action space and the fixed
+    part of the public view (read-only, like every view)."""
+    c = config
+    fixed = {"players": list(SEAT_NAMES), "rounds": c.rounds,
+             "communication_turns": c.communication_turns,
+             "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P}, "reward_rule": c.reward_rule}
+    return payoff_table(c), chat_space(c.max_chat_chars), fixed
+
+
 class IPDGame(Game):
     config: IPDConfig
 
     def __init__(self, env: Env, config: IPDConfig, seed: int, players: int) -> None:
         super().__init__(env, config, seed, players)
+        self._payoff, self._chat_space, self._fixed = _setup(config)
+        self._max_chat, self._rounds = config.max_chat_chars, config.rounds
+        self._turns = config.communication_turns
         self.round = 1
         self.chat_turn = 0  # index of the current chat turn within the round
         self.speaker = 0
+        self.phase = "chat"
+        # Lists that views share are replaced on change, never changed in place.
         self.scores = [0] * PLAYERS
         self.chat: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self._decisions: list[Decisions | None] = [None] * PLAYERS
-        self.phase = "chat"
-        self._waiting: frozenset[int] = frozenset()
-        self._max_chat = config.max_chat_chars
-        self._chat_space = chat_space(config.max_chat_chars)
-        self._payoff = payoff_table(config)
-        c = config
-        # The parts of every view that never change, built once (views are read-only).
-        self._fixed = {"players": list(SEAT_NAMES), "rounds": c.rounds,
-                       "communication_turns": c.communication_turns,
-                       "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P},
-                       "reward_rule": c.reward_rule}
-        self._undecided = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[s]),
-                                 "decisions": None} for s in range(PLAYERS))
+        self._decided = _NOBODY_DECIDED
         self._start_round()
 
     # -- the contract ------------------------------------------------------------------------
-    def pending(self) -> frozenset[int]:
-        return self._waiting
-
     def legal(self, seat: int) -> ActionSpace:
         if seat not in self._waiting:
             return NO_ACTION
         return self._chat_space if self.phase == "chat" else DECISION_SPACES[seat]
 
     def _public_state(self) -> dict[str, Any]:
-        result, fixed = self._result, self._fixed
-        chatting = result is None and self.phase == "chat"
-        return {
-            "players": fixed["players"], "rounds": fixed["rounds"],
-            "communication_turns": fixed["communication_turns"], "payoffs": fixed["payoffs"],
-            "reward_rule": fixed["reward_rule"],
-            "round": self.round, "phase": "over" if result else self.phase,
-            "chat_turn": self.chat_turn, "speaker": self.speaker if chatting else None,
-            "scores": self.scores[:], "chat": self.chat[:], "history": self.history[:],
-            "decided": [d is not None for d in self._decisions],
-            "over": result is not None, "result": result.to_json() if result else None,
-        }
+        public = self._fixed.copy()
+        result = self._result
+        public["round"] = self.round
+        public["phase"] = "over" if result else self.phase
+        public["chat_turn"] = self.chat_turn
+        public["speaker"] = self.speaker if result is None and self.phase == "chat" else None
+        public["scores"] = self.scores
+        public["chat"] = self.chat
+        public["history"] = self.history
+        public["decided"] = self._decided
+        public["over"] = result is not None
+        public["result"] = result.to_json() if result else None
+        return public
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        public = self.public_view()
-        if seat is None:
-            return {"env": ENV_ID, "seat": None, "public": public, "private": {}}
-        if seat.__class__ is not int or not 0 <= seat < PLAYERS:
-            self._check_seat(seat)  # raises UnknownSeatError
-        private = self._undecided[seat]
+    def _private_state(self, seat: int) -> dict[str, Any]:
         mine = self._decisions[seat]
-        if mine is not None:
-            private = {**private, "decisions": {str(o): ch for o, ch in mine.choices}}
-        return {"env": ENV_ID, "seat": seat, "public": public, "private": private}
+        if mine is None:
+            return _UNDECIDED[seat]
+        return {**_UNDECIDED[seat], "decisions": {str(o): ch for o, ch in mine.choices}}
 
-    def _apply(self, seat: int, action: Action) -> tuple[str, str | None]:
+    def _apply(self, seat: int, action: Action) -> None:
         if self.phase == "chat":
             entry = {"round": self.round, "turn": self.chat_turn, "seat": seat,
                      "text": syntax.parse_chat(action, self._max_chat).text}
-            self.chat.append(entry)
+            self.chat = [*self.chat, entry]
             self.emit("chat", entry)
-            self._next_speaker()
+            speaker = self.speaker + 1
+            if speaker < PLAYERS:
+                self.speaker, self._waiting = speaker, _ONLY[speaker]
+            else:
+                self._next_chat_turn()
         else:
             self._decisions[seat] = syntax.parse_decisions(action, OPPONENTS[seat])
+            decided = self._decided[:]
+            decided[seat] = True
+            self._decided = decided
             self._waiting = waiting = self._waiting - _ONLY[seat]
             self.emit("decision_submitted", {"seat": seat, "round": self.round})
             if not waiting:
                 self._resolve_round()
-        return _OK
 
     # -- rules ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
         self.chat_turn = self.speaker = 0
         self._decisions = [None] * PLAYERS
-        self.emit("round_started", {"round": self.round, "rounds": self.config.rounds,
-                                    "communication_turns": self.config.communication_turns})
-        if self.config.communication_turns:
+        self._decided = _NOBODY_DECIDED
+        self.emit("round_started", {"round": self.round, "rounds": self._rounds,
+                                    "communication_turns": self._turns})
+        if self._turns:
             self.phase, self._waiting = "chat", _ONLY[0]
         else:
             self._open_decisions()
 
-    def _next_speaker(self) -> None:
-        speaker = self.speaker + 1
-        if speaker == PLAYERS:
-            speaker = 0
-            self.chat_turn += 1
-            if self.chat_turn == self.config.communication_turns:
-                self._open_decisions()
-                return
-        self.speaker, self._waiting = speaker, _ONLY[speaker]
+    def _next_chat_turn(self) -> None:
+        self.chat_turn += 1
+        if self.chat_turn == self._turns:
+            self._open_decisions()
+        else:
+            self.speaker, self._waiting = 0, _ONLY[0]
 
     def _open_decisions(self) -> None:
         self.phase, self._waiting = "decide", _ALL
@@ -228,29 +233,31 @@ class IPDGame(Game):
     def _resolve_round(self) -> None:
         # chosen[s] is seat s's ((opponent, choice), ...) in seat order.
         chosen = [d.choices for d in self._decisions]  # type: ignore[union-attr]
-        payoff, gains, pairs = self._payoff, [0] * PLAYERS, []
+        payoff, gains, pairs = self._payoff, [0, 0, 0], []
         for a, b, a_vs_b, b_vs_a in PAIR_SLOTS:
             ca, cb = chosen[a][a_vs_b][1], chosen[b][b_vs_a][1]
             ga, gb = payoff[ca, cb]
             gains[a] += ga
             gains[b] += gb
             pairs.append({"players": [a, b], "choices": [ca, cb], "gains": [ga, gb]})
-        scores = self.scores
-        for s in range(PLAYERS):
-            scores[s] += gains[s]
-        entry = {"round": self.round, "pairs": pairs, "gains": gains, "scores": scores[:],
-                 "decisions": {SEAT_KEYS[s]: {SEAT_KEYS[o]: ch for o, ch in chosen[s]}
-                               for s in range(PLAYERS)}}
-        self.history.append(entry)
+        s0, s1, s2 = self.scores
+        self.scores = scores = [s0 + gains[0], s1 + gains[1], s2 + gains[2]]
+        (o00, c00), (o01, c01) = chosen[0]
+        (o10, c10), (o11, c11) = chosen[1]
+        (o20, c20), (o21, c21) = chosen[2]
+        entry = {"round": self.round, "pairs": pairs, "gains": gains, "scores": scores,
+                 "decisions": {"0": {SEAT_KEYS[o00]: c00, SEAT_KEYS[o01]: c01},
+                               "1": {SEAT_KEYS[o10]: c10, SEAT_KEYS[o11]: c11},
+                               "2": {SEAT_KEYS[o20]: c20, SEAT_KEYS[o21]: c21}}}
+        self.history = [*self.history, entry]
         self.emit("round_resolved", entry)
-        if self.round >= self.config.rounds:
+        if self.round >= self._rounds:
             self._end()
         else:
             self.round += 1
             self._start_round()
 
     def _end(self) -> None:
-        self._waiting = frozenset()
         rewards = terminal_rewards(self.scores, self.config.reward_rule)
         best = max(rewards.values())
         winners = () if len(set(rewards.values())) == 1 else \

@@ -8,7 +8,7 @@ Every pattern here runs in linear time and inputs are capped first, so hostile t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engine.three_player_ipd.actions import COOPERATE, DEFECT, ChatMessage, Decisions
@@ -24,32 +24,64 @@ _SPACE = re.compile(r"\s+")
 _CHOICE = {COOPERATE: COOPERATE, DEFECT: DEFECT}
 
 
-def parse_decisions(action: str | Mapping[str, Any], opponents: Sequence[int]) -> Decisions:
+def parse_decisions(action: str | Mapping[str, Any], opponents: tuple[int, int]) -> Decisions:
     """One choice per opponent (in the order of `opponents`, which must be sorted)."""
-    chosen = dict.fromkeys(opponents, COOPERATE)
-    if action.__class__ is not str:  # a form: opponent ids (as strings) -> choice
-        text = action.get("text")  # type: ignore[union-attr]
-        if text.__class__ is str:  # a text answer sent as {"text": ...}: read it first
-            _read_tokens(text, chosen)
-        for key, value in action.items():  # type: ignore[union-attr]
-            # ASCII digits only, and few of them: int() rejects "²" and refuses huge numbers.
-            if key.__class__ is str and key.isascii() and key.isdigit() and len(key) <= 6 \
-                    and int(key) in chosen and value.__class__ is str:
-                choice = _CHOICE.get(value.strip().lower())
-                if choice is not None:
-                    chosen[int(key)] = choice
-    elif "[" in action:  # type: ignore[operator]
-        _read_tokens(action, chosen)  # type: ignore[arg-type]
-    return Decisions(tuple(chosen.items()))
+    if action.__class__ is str:
+        if "[" not in action:  # type: ignore[operator]
+            return _decisions(opponents, COOPERATE, COOPERATE)
+        return _read_tokens(action, opponents, COOPERATE, COOPERATE)  # type: ignore[arg-type]
+    first = second = COOPERATE
+    text = action.get("text")  # type: ignore[union-attr]
+    if text.__class__ is str:  # a text answer sent as {"text": ...}: read it first
+        (_, first), (_, second) = _read_tokens(text, opponents, first, second).choices
+    a, b = opponents
+    for key, value in action.items():  # type: ignore[union-attr]
+        # ASCII digits only, and few of them: int() rejects "²" and refuses huge numbers.
+        if key.__class__ is str and key.isascii() and key.isdigit() and len(key) <= 6 \
+                and value.__class__ is str:
+            choice = _CHOICE.get(value.strip().lower())
+            if choice is not None:
+                seat = int(key)
+                if seat == a:
+                    first = choice
+                elif seat == b:
+                    second = choice
+    return _decisions(opponents, first, second)
 
 
-def _read_tokens(text: str, chosen: dict[int, str]) -> None:
+def _read_tokens(text: str, opponents: tuple[int, int], first: str, second: str) -> Decisions:
+    """Tokens read left to right, the last one per opponent wins."""
     if len(text) > MAX_SCAN_CHARS:
         text = text[-MAX_SCAN_CHARS:]
+    a, b = opponents
+    text_a, text_b = _SEAT_TEXT.get(opponents) or _seat_text(opponents)
     for seat, word in _TOKEN.findall(text):
-        seat_id = int(seat)
-        if seat_id in chosen:
-            chosen[seat_id] = DEFECT if word[0] in "dD" else COOPERATE
+        # ASCII ids come without leading zeros, so they compare as text; other digits (which
+        # the reference reads too, e.g. Arabic-Indic) go through int().
+        if seat == text_a or (not seat.isascii() and int(seat) == a):
+            first = DEFECT if word[0] in "dD" else COOPERATE
+        elif seat == text_b or (not seat.isascii() and int(seat) == b):
+            second = DEFECT if word[0] in "dD" else COOPERATE
+    return _decisions(opponents, first, second)
+
+
+# Decisions are values: one object per (opponents, choices), shared.
+_ALL_DECISIONS: dict[tuple[tuple[int, int], str, str], Decisions] = {}
+_SEAT_TEXT: dict[tuple[int, int], tuple[str, str]] = {}
+
+
+def _decisions(opponents: tuple[int, int], first: str, second: str) -> Decisions:
+    key = (opponents, first, second)
+    found = _ALL_DECISIONS.get(key)
+    if found is None:
+        a, b = opponents
+        found = _ALL_DECISIONS[key] = Decisions(((a, first), (b, second)))
+    return found
+
+
+def _seat_text(opponents: tuple[int, int]) -> tuple[str, str]:
+    found = _SEAT_TEXT[opponents] = (str(opponents[0]), str(opponents[1]))
+    return found
 
 
 def parse_chat(action: str | Mapping[str, Any], max_chars: int) -> ChatMessage:

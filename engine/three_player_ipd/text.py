@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from engine.textcache import GrowingText
+from engine.textcache import GrowingText, PerPart
 
 _ROUND = itemgetter("round")
 _REWARD_TEXT = {
@@ -25,13 +24,13 @@ _REWARD_TEXT = {
 }
 
 
-@lru_cache(maxsize=256)
-def _preamble(seat: int | None, rounds: int, turns: int, payoffs: tuple[int, int, int, int],
-              rule: str) -> str:
-    r, t, s, p = payoffs
+def _preamble(pub: Mapping[str, Any], seat: int | None) -> str:
+    """Who you are and the rules: the same for every view of a seat."""
+    pay, turns = pub["payoffs"], pub["communication_turns"]
+    r, t, s, p = pay["R"], pay["T"], pay["S"], pay["P"]
     who = f"You are Player {seat}" if seat is not None else "You are watching"
     return "\n".join([
-        f"{who} in a three-player Iterated Prisoner's Dilemma lasting {rounds} rounds.",
+        f"{who} in a three-player Iterated Prisoner's Dilemma lasting {pub['rounds']} rounds.",
         f"Each round: {turns} chat turn(s) per player (Players 0, 1, 2 in order, seen by all), "
         "then one decision turn: one token per opponent, '[<opponent-id> cooperate]' or "
         "'[<opponent-id> defect]' (e.g. '[1 defect] [2 cooperate]'); an opponent you name no "
@@ -39,7 +38,7 @@ def _preamble(seat: int | None, rounds: int, turns: int, payoffs: tuple[int, int
         "Payoffs for each pair of players, every round:",
         f"  both cooperate -> {r} each; both defect -> {p} each;",
         f"  you defect while they cooperate -> you {t}, they {s}.",
-        _REWARD_TEXT.get(rule, _REWARD_TEXT["rank"]),
+        _REWARD_TEXT.get(pub["reward_rule"], _REWARD_TEXT["rank"]),
     ])
 
 
@@ -54,10 +53,11 @@ def _chat_of(chat: Sequence[Mapping[str, Any]], number: int) -> Sequence[Mapping
     return chat[start:end]
 
 
-def _round_block(entry: Mapping[str, Any], chat: Sequence[Mapping[str, Any]], rounds: int) -> str:
+def _round_block(entry: Mapping[str, Any], pub: Mapping[str, Any]) -> str:
     """A resolved round: its chat, each pair's choices and gains, the scores after it."""
-    lines = ["", f"--- Round {entry['round']} of {rounds} ---", *_chat_lines(chat),
-             f"Round {entry['round']} results:"]
+    number = entry["round"]
+    lines = ["", f"--- Round {number} of {pub['rounds']} ---",
+             *_chat_lines(_chat_of(pub["chat"], number)), f"Round {number} results:"]
     for pair in entry["pairs"]:
         a, b = pair["players"]
         ca, cb = pair["choices"]
@@ -73,26 +73,24 @@ def _scores(scores: Sequence[int]) -> str:
     return f"Player 0 {a}; Player 1 {b}; Player 2 {c}"
 
 
+_PREAMBLE = PerPart()
 _HISTORY = GrowingText()
 
 
 def render(view: Mapping[str, Any]) -> str:
     pub, seat = view["public"], view["seat"]
-    pay = pub["payoffs"]
-    parts = [_preamble(seat, pub["rounds"], pub["communication_turns"],
-                       (pay["R"], pay["T"], pay["S"], pay["P"]), pub["reward_rule"])]
-    history, chat = pub["history"], pub["chat"]
-    if history:
-        rounds = pub["rounds"]
-        parts.append(_HISTORY.text(history, lambda e: _round_block(
-            e, _chat_of(chat, e["round"]), rounds)))
-    number = pub["round"]
+    payoffs = pub["payoffs"]
+    rules = _PREAMBLE.get(payoffs, seat) or _PREAMBLE.put(payoffs, seat, _preamble(pub, seat))
+    history, chat, number = pub["history"], pub["chat"], pub["round"]
+    # The chat of resolved rounds never changes, so `pub` is a valid context for their text.
+    past = "\n" + _HISTORY.text(history, _round_block, pub) if history else ""
+    now = ""
     if not pub["over"]:
-        parts.append(f"\n--- Round {number} of {pub['rounds']} ---")
+        now = f"\n\n--- Round {number} of {pub['rounds']} ---"
         if chat and chat[-1]["round"] == number:
-            parts += _chat_lines(_chat_of(chat, number))
-    parts.append(f"\n{_status(pub, view['private'], seat)}\nScores: {_scores(pub['scores'])}")
-    return "\n".join(parts)
+            now += "\n" + "\n".join(_chat_lines(_chat_of(chat, number)))
+    return (f"{rules}{past}{now}\n\n{_status(pub, view['private'], seat)}\n"
+            f"Scores: {_scores(pub['scores'])}")
 
 
 def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -> str:

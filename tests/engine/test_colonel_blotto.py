@@ -498,6 +498,11 @@ def test_aggregate_metrics_over_games():
 
 @given(st.text(alphabet="AaBbCcD0123456789 ,:[]\u00a0-x", max_size=40))
 def test_the_fast_path_agrees_with_the_general_parser(text):
+    fast, slow = _both_parsers(text)
+    assert fast == slow
+
+
+def _both_parsers(text):
     names = ("A", "B", "C")
     fast = syntax.parse_text(text, names)
     original = syntax._canonical
@@ -506,6 +511,19 @@ def test_the_fast_path_agrees_with_the_general_parser(text):
         slow = syntax.parse_text(text, names)
     finally:
         syntax._canonical = original
+    return fast, slow
+
+
+@given(st.lists(st.integers(0, 10**13), min_size=3, max_size=3),
+       st.sampled_from(["", " ", ",", ", ", " , "]), st.sampled_from(["", " ", "  "]),
+       st.text(alphabet="x :]-", max_size=5), st.booleans(), st.booleans())
+def test_the_fast_path_agrees_on_answers_shaped_like_allocations(units, sep, pad, prefix, lower,
+                                                                 colon):
+    """Answers near the fast path's shape (prefix text, padding, separators, case, colons, long
+    and zero-padded counts) parse the same either way."""
+    tokens = [(n.lower() if lower else n) + (":" if colon else "") + str(u)
+              for n, u in zip("ABC", units, strict=True)]
+    fast, slow = _both_parsers(f"{prefix}[{pad}{sep.join(tokens)}{pad}] and more [A1]")
     assert fast == slow
 
 

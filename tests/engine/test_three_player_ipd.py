@@ -236,6 +236,8 @@ def test_structured_and_empty_chat_in_a_game():
     ("[1defect] [2 betray] (1 defect) [1 defects]", {1: C, 2: C}),  # not tokens
     ("[-1 defect] [1.0 defect] [1234567 defect]", {1: C, 2: C}),
     ("", {1: C, 2: C}),
+    ("[\u0661 defect] [\u0660\u0662 defect]", {1: D, 2: D}),  # other digits, as the reference
+    ("[001 defect] [0 defect] [02 defect]", {1: D, 2: D}),  # leading zeros are skipped
     ("I defect against everyone", {1: C, 2: C}),  # words alone are not a decision
     ("[" * 10_000 + "2 defect]", {1: C, 2: D}),
     ("[1 defect]" + "x" * MAX_SCAN_CHARS, {1: C, 2: C}),  # too long: only the end is read
