@@ -61,23 +61,29 @@ PLAYERS = {"colonel-blotto": 2, "three-player-ipd": 3}
 
 
 # ---------------------------------------------------------------------------------- Parlor side
-def parlor_games(env_id: str, streams: list[list[str]], text: bool) -> tuple[int, list[dict]]:
-    """Play every stream once; per decision: pending(), legal(), view() and, for the text row,
-    render(view), then act(). Returns (decisions, final rewards per game)."""
+ROWS = ("steps", "structured", "text")
+
+
+def parlor_games(env_id: str, streams: list[list[str]], row: str) -> tuple[int, list[dict]]:
+    """Play every stream once; per decision: pending() and act(), and for the structured and
+    text rows first legal() and view(), and for the text row render(view).
+    Returns (decisions, final rewards per game)."""
     env = get(env_id)
     config = env.config("paper")
     players = PLAYERS[env_id]
     render = env.render
+    observe, text = row != "steps", row == "text"
     decisions = 0
     results = []
     for seed, stream in enumerate(streams):
         game = env.new_game(config, seed, players)
         for action in stream:
             seat = min(game.pending())
-            game.legal(seat)
-            view = game.view(seat)
-            if text:
-                render(view)
+            if observe:
+                game.legal(seat)
+                view = game.view(seat)
+                if text:
+                    render(view)
             game.act(seat, action)
             decisions += 1
             if game.over:
@@ -86,13 +92,13 @@ def parlor_games(env_id: str, streams: list[list[str]], text: bool) -> tuple[int
     return decisions, results
 
 
-def time_parlor(env_id: str, streams: list[list[str]], text: bool, repeats: int
+def time_parlor(env_id: str, streams: list[list[str]], row: str, repeats: int
                 ) -> tuple[int, list[float], list[dict]]:
-    decisions, results = parlor_games(env_id, streams, text)  # warm-up, and the outcomes
+    decisions, results = parlor_games(env_id, streams, row)  # warm-up, and the outcomes
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        parlor_games(env_id, streams, text)
+        parlor_games(env_id, streams, row)
         times.append(time.perf_counter() - start)
     return decisions, times, results
 
@@ -105,7 +111,8 @@ from textarena.envs.ColonelBlotto.env import ColonelBlottoEnv
 from textarena.envs.ThreePlayerIPD.env import ThreePlayerIPDEnv
 env_id, path, mode, repeats = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 streams = json.load(open(path))
-if mode == "structured":  # the bare env class: get_observation() is a list of new messages
+observe = mode != "steps"
+if mode != "text":  # the bare env class: get_observation() is a list of new messages
     make = {"colonel-blotto": lambda: ColonelBlottoEnv(num_fields=3, num_total_units=20,
                                                        num_rounds=9),
             "three-player-ipd": lambda: ThreePlayerIPDEnv(num_rounds=5, communication_turns=1)
@@ -121,7 +128,8 @@ def play(collect):
         env = make()
         env.reset(num_players=players, seed=seed)
         for text in stream:
-            env.get_observation()
+            if observe:
+                env.get_observation()
             done, _ = env.step(text)
             steps += 1
             if done:
@@ -149,27 +157,27 @@ def find_textarena_python(explicit: str | None) -> str | None:
     return None
 
 
-def time_textarena(python: str, env_id: str, streams: list[list[str]], text: bool, repeats: int
+def time_textarena(python: str, env_id: str, streams: list[list[str]], row: str, repeats: int
                    ) -> tuple[int, list[float], list[dict]]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "streams.json"
         path.write_text(json.dumps(streams))
-        out = subprocess.run([python, "-c", TEXTARENA_RUNNER, env_id, str(path),
-                              "text" if text else "structured", str(repeats)],
+        out = subprocess.run([python, "-c", TEXTARENA_RUNNER, env_id, str(path), row,
+                              str(repeats)],
                              capture_output=True, text=True, check=True)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return data["steps"], data["times"], data["results"]
 
 
 # ---------------------------------------------------------------------------------- report
-def profile(env_id: str, streams: list[list[str]], text: bool, top: int = 18) -> None:
+def profile(env_id: str, streams: list[list[str]], row: str, top: int = 18) -> None:
     """Where Parlor's time goes on one pass over the streams."""
-    parlor_games(env_id, streams, text)  # warm caches so the profile shows steady state
+    parlor_games(env_id, streams, row)  # warm caches so the profile shows steady state
     profiler = cProfile.Profile()
     profiler.enable()
-    parlor_games(env_id, streams, text)
+    parlor_games(env_id, streams, row)
     profiler.disable()
-    print(f"\n--- cProfile, Parlor {env_id}, {'text' if text else 'structured'} row ---")
+    print(f"\n--- cProfile, Parlor {env_id}, {row} row ---")
     pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
@@ -194,15 +202,14 @@ def main() -> None:
     for env_id, make_stream in STREAMS.items():
         rng = random.Random(2026)
         streams = [make_stream(rng) for _ in range(args.games)]
-        for text in (True, False):
-            row = "text" if text else "structured"
-            n, ours, our_results = time_parlor(env_id, streams, text, args.repeats)
+        for row in ROWS:
+            n, ours, our_results = time_parlor(env_id, streams, row, args.repeats)
             best, median = n / min(ours), n / statistics.median(ours)
             line = f"{env_id:17} {row:10} {n:>9} {best:>13,.0f} {median:>9,.0f}"
             if ta_python is None:
                 print(f"{line} {'skipped':>15} {'':>9} {'-':>6}")
                 continue
-            ta_n, theirs, ta_results = time_textarena(ta_python, env_id, streams, text,
+            ta_n, theirs, ta_results = time_textarena(ta_python, env_id, streams, row,
                                                       args.repeats)
             ta_best, ta_median = ta_n / min(theirs), ta_n / statistics.median(theirs)
             ratio = best / ta_best
@@ -216,8 +223,8 @@ def main() -> None:
         for env_id, make_stream in STREAMS.items():
             rng = random.Random(2026)
             streams = [make_stream(rng) for _ in range(args.games)]
-            for text in (True, False):
-                profile(env_id, streams, text)
+            for row in ROWS:
+                profile(env_id, streams, row)
 
 
 if __name__ == "__main__":

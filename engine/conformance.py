@@ -23,8 +23,12 @@ def _roundtrip(obj: Any, what: str) -> None:
     assert json.loads(text) == json.loads(json.dumps(json.loads(text), sort_keys=True)), what
 
 
-def _check_views(game: Game) -> None:
+def _check_views(game: Game, snapshots: list[tuple[dict[str, Any], str]]) -> None:
+    """Every view is JSON, its public part is everyone's, and the text of a view does not depend
+    on the identity of its parts (renderers memoise on them). Views are kept in `snapshots` with
+    their JSON, to check later that no move changed them."""
     spectator = game.view(None)
+    snapshots.append((spectator, json.dumps(spectator, sort_keys=True)))
     _roundtrip(spectator, "spectator view is not JSON")
     assert set(spectator) >= {"env", "seat", "public", "private"}, \
         f"view must hold env/seat/public/private, got {sorted(spectator)}"
@@ -35,7 +39,11 @@ def _check_views(game: Game) -> None:
         assert v["seat"] == seat
         assert v["public"] == spectator["public"], \
             f"public part of seat {seat}'s view differs from the spectator's"
-        assert isinstance(game.env.render(v), str) and game.env.render(v)
+        text = game.env.render(v)
+        assert isinstance(text, str) and text
+        assert text == game.env.render(json.loads(json.dumps(v))), \
+            f"render of seat {seat}'s view differs from the render of its JSON copy"
+        snapshots.append((v, json.dumps(v, sort_keys=True)))
     for seat in game.pending():
         space = game.legal(seat)
         assert isinstance(space, ActionSpace)
@@ -87,10 +95,11 @@ def play_random(env: Env, preset: str, players: int, seed: int, *, garbage_rate:
     game = env.new_game(env.config(preset), seed, players)
     rng = random.Random(seed * 7919 + players)
     steps = 0
+    snapshots: list[tuple[dict[str, Any], str]] = []
     while not game.over:
         assert game.pending(), "game not over but nobody is pending"
         if checks:
-            _check_views(game)
+            _check_views(game, snapshots)
             _check_misuse(game)
             _check_hidden_pending(game, random.Random(steps))  # own rng: keep the twin in step
         seat = rng.choice(sorted(game.pending()))
@@ -107,7 +116,10 @@ def play_random(env: Env, preset: str, players: int, seed: int, *, garbage_rate:
         "every seat needs a reward at the end"
     assert not game.pending(), "a finished game still awaits decisions"
     if checks:
-        _check_views(game)
+        _check_views(game, snapshots)
+        for view, text in snapshots:
+            assert json.dumps(view, sort_keys=True) == text, \
+                "a view changed after later moves: views must be snapshots"
     return game
 
 

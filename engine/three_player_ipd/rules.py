@@ -122,7 +122,10 @@ def terminal_rewards(scores: Sequence[int], rule: str) -> dict[int, float]:
     return {s: -1.0 + 2.0 * levels.index(scores[s]) / g_max for s in seats}
 
 
-_NOBODY_DECIDED = [False] * PLAYERS  # shared by views, never changed in place
+# Who has decided, per set of seats still deciding: lists shared by views, never changed.
+_DECIDED = {frozenset(w): [s not in w for s in range(PLAYERS)]
+            for n in range(PLAYERS + 1) for w in combinations(range(PLAYERS), n)}
+_NOBODY_DECIDED = _DECIDED[_ALL]
 _UNDECIDED = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[s]),
                     "decisions": None} for s in range(PLAYERS))
 
@@ -199,10 +202,8 @@ class IPDGame(Game):
                 self._next_chat_turn()
         else:
             self._decisions[seat] = syntax.parse_decisions(action, OPPONENTS[seat])
-            decided = self._decided[:]
-            decided[seat] = True
-            self._decided = decided
             self._waiting = waiting = self._waiting - _ONLY[seat]
+            self._decided = _DECIDED[waiting]
             self.emit("decision_submitted", {"seat": seat, "round": self.round})
             if not waiting:
                 self._resolve_round()

@@ -27,8 +27,6 @@ _CHOICE = {COOPERATE: COOPERATE, DEFECT: DEFECT}
 def parse_decisions(action: str | Mapping[str, Any], opponents: tuple[int, int]) -> Decisions:
     """One choice per opponent (in the order of `opponents`, which must be sorted)."""
     if action.__class__ is str:
-        if "[" not in action:  # type: ignore[operator]
-            return _decisions(opponents, COOPERATE, COOPERATE)
         return _read_tokens(action, opponents, COOPERATE, COOPERATE)  # type: ignore[arg-type]
     first = second = COOPERATE
     text = action.get("text")  # type: ignore[union-attr]
@@ -51,6 +49,8 @@ def parse_decisions(action: str | Mapping[str, Any], opponents: tuple[int, int])
 
 def _read_tokens(text: str, opponents: tuple[int, int], first: str, second: str) -> Decisions:
     """Tokens read left to right, the last one per opponent wins."""
+    if "[" not in text:
+        return _decisions(opponents, first, second)
     if len(text) > MAX_SCAN_CHARS:
         text = text[-MAX_SCAN_CHARS:]
     a, b = opponents
