@@ -10,7 +10,9 @@ reused by another object while its text is kept.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 MAX_GAMES = 4096
 
@@ -39,20 +41,20 @@ class GrowingText:
         return text
 
 
-class PerPart:
-    """Text memoised per view part (by identity) and seat: e.g. the rules text of a seat, keyed
-    on a part of the view that every game of a config shares. Views that went through JSON carry
-    new objects and simply miss. Entries hold the part they key on, so its id cannot be reused
-    by another object while the text is kept."""
+class PerPart(Generic[T]):
+    """Text (or what text is made from) memoised per view part (by identity) and seat: e.g. the
+    rules text of a seat, keyed on a part of the view that every game of a config shares. Views
+    that went through JSON carry new objects and simply miss. Entries hold the part they key on,
+    so its id cannot be reused by another object while the text is kept."""
 
     def __init__(self) -> None:
-        self._texts: dict[tuple[int, int | None], tuple[Any, str]] = {}
+        self._texts: dict[tuple[int, int | None], tuple[Any, T]] = {}
 
-    def get(self, part: Any, seat: int | None) -> str | None:
+    def get(self, part: Any, seat: int | None) -> T | None:
         held = self._texts.get((id(part), seat))
         return held[1] if held is not None and held[0] is part else None
 
-    def put(self, part: Any, seat: int | None, text: str) -> str:
+    def put(self, part: Any, seat: int | None, text: T) -> T:
         if len(self._texts) >= MAX_GAMES:
             self._texts.clear()
         self._texts[id(part), seat] = (part, text)

@@ -14,7 +14,8 @@ from typing import Any
 from engine.colonel_blotto.syntax import format_allocation
 from engine.textcache import GrowingText, PerPart
 
-_RULES = PerPart()
+_RULES: PerPart[str] = PerPart()
+_LINES: PerPart[tuple[str, dict[Any, str]]] = PerPart()
 _HISTORY = GrowingText()
 
 
@@ -56,15 +57,33 @@ def _rules(pub: Mapping[str, Any], seat: int | None) -> str:
 
 
 def _round_line(entry: Mapping[str, Any], pub: Mapping[str, Any]) -> str:
-    names, fields = pub["commanders"], pub["fields"]
+    fields = pub["fields"]
+    template, label = _LINES.get(fields, None) or _LINES.put(fields, None, _line_template(pub))
     first, second = entry["allocations"]
-    taken = ", ".join([f"{f}: {'tie' if w is None else names[w]}"
-                       for f, w in zip(fields, entry["field_winners"], strict=True)])
     winner, score = entry["winner"], entry["score"]
-    verdict = "no winner (equal fields)" if winner is None else f"won by {names[winner]}"
-    return (f"Round {entry['round']}: {names[0]} [{' '.join([f'{f}{first[f]}' for f in fields])}]"
-            f" vs {names[1]} [{' '.join([f'{f}{second[f]}' for f in fields])}]; "
-            f"fields: {taken}; {verdict}; rounds won {score[0]}-{score[1]}")
+    return template.format(entry["round"], *map(first.__getitem__, fields),
+                           *map(second.__getitem__, fields),
+                           *map(label.__getitem__, entry["field_winners"]),
+                           label["verdict", winner], score[0], score[1])
+
+
+def _line_template(pub: Mapping[str, Any]) -> tuple[str, dict[Any, str]]:
+    """A resolved round's line as a format string, made once per config (rounds resolve on every
+    other move), with the words for field and round winners."""
+    names, fields = pub["commanders"], pub["fields"]
+    literal = [str(x).replace("{", "{{").replace("}", "}}") for x in (*names, *fields)]
+    a, b, letters = literal[0], literal[1], literal[2:]
+
+    def units(name: str) -> str:
+        return f"{name} [" + " ".join(f"{f}{{}}" for f in letters) + "]"
+
+    template = (f"Round {{}}: {units(a)} vs {units(b)}; fields: "
+                + ", ".join(f"{f}: {{}}" for f in letters) + "; {}; rounds won {}-{}")
+    label: dict[Any, str] = {0: names[0], 1: names[1], None: "tie",
+                             ("verdict", 0): f"won by {names[0]}",
+                             ("verdict", 1): f"won by {names[1]}",
+                             ("verdict", None): "no winner (equal fields)"}
+    return template, label
 
 
 def _status(pub: Mapping[str, Any], me: Mapping[str, Any], seat: int | None,

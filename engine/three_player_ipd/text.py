@@ -73,7 +73,7 @@ def _scores(scores: Sequence[int]) -> str:
     return f"Player 0 {a}; Player 1 {b}; Player 2 {c}"
 
 
-_PREAMBLE = PerPart()
+_PREAMBLE: PerPart[str] = PerPart()
 _HISTORY = GrowingText()
 
 

@@ -541,3 +541,15 @@ def test_render_of_a_cut_history_shows_only_the_rounds_kept():
     text = env.render(cut)
     assert "Round 3:" in text and "Round 1:" not in text and "Round 2:" not in text
     assert env.render(view) == full
+
+
+def test_round_lines_survive_braces_in_names():
+    """Round lines come from a format string made per config; text from a view is literal."""
+    game = new_game("paper")
+    game.act(0, "[A10 B10]")
+    game.act(1, "[C20]")
+    view = json.loads(json.dumps(game.view(0)))
+    view["public"]["commanders"] = ["{0} Alpha", "Beta {}"]
+    text = ENV.render(view)
+    assert ("Round 1: {0} Alpha [A10 B10 C0] vs Beta {} [A0 B0 C20]; fields: A: {0} Alpha, "
+            "B: {0} Alpha, C: Beta {}; won by {0} Alpha; rounds won 1-0") in text
