@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, ConnectionClosedError
 
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
@@ -28,23 +28,36 @@ from server.tables import BOT_FAILURE_POLICIES, Player, Seat, Table, TableOption
 log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
+SEND_TIMEOUT = 10.0  # seconds a client may take to take in one message before it is dropped
 
 
 class Connection:
     """One websocket; `player` is set by hello."""
 
-    def __init__(self, ws: ServerConnection) -> None:
+    def __init__(self, ws: ServerConnection, send_timeout: float = SEND_TIMEOUT) -> None:
         self.ws = ws
         self.player: Player | None = None
+        self.send_timeout = send_timeout
 
     async def send(self, msg: Mapping[str, Any]) -> None:
-        await self.ws.send(p.encode(msg))
+        """Send, or drop a client that stopped reading: its full buffers would otherwise hold up
+        its table (every recipient is sent to in turn) until the keepalive gives up (~40 s). The
+        dropped client is then a disconnect like any other (grace, then the table's policy)."""
+        try:
+            await asyncio.wait_for(self.ws.send(p.encode(msg)), self.send_timeout)
+        except TimeoutError:
+            log.warning("dropping a client that took over %ss to take a message",
+                        self.send_timeout)
+            self.ws.transport.abort()
+            raise ConnectionClosedError(None, None) from None
 
 
 class Server:
-    def __init__(self, db_path: str, **options: Any) -> None:
+    def __init__(self, db_path: str, *, send_timeout: float = SEND_TIMEOUT, **options: Any
+                 ) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...)."""
         self.db_path = db_path
+        self.send_timeout = send_timeout
         self.options = options
         TableOptions(**options)  # fail now on an unknown option
         self.store: Store | None = None
@@ -96,7 +109,7 @@ class Server:
 
     # -- connections ---------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws)
+        conn = Connection(ws, self.send_timeout)
         try:
             async for raw in ws:
                 await self._on_message(conn, raw)

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import random
 import sqlite3
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.conftest import Client
 
@@ -252,3 +258,27 @@ async def test_leaving_a_waiting_table_frees_the_seat(server):
         started = await cy.wait_for("table")
     for c in (ada, cy, dee):
         await c.close()
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_its_seat_disconnects(make_server,
+                                                                               caplog):
+    """Its full buffers must not hold up the table: the send times out, the connection is cut,
+    and the disconnect policy takes over (here: grace, then the game is void)."""
+    server = await make_server(disconnect_grace=0.3, turn_timeout=30, send_timeout=0.5)
+    ada = Client(await connect(server.url, max_queue=1))  # reads nothing once its queue is full
+    token = (await ada.request("hello", name="ada"))["player"]["token"]
+    eve = await Client.connect(server.url, "eve")
+    table = (await ada.request("create_table", env="colonel-blotto",
+                               seats=["human", "random"], join_seat=0))["table"]
+    await eve.request("spectate", table_id=table["id"])
+    await ada.wait_for("your_turn")
+    (conn,) = server.players[token].conns
+    blob = base64.b64encode(random.Random(1).randbytes(196_608)).decode()  # does not compress
+    with pytest.raises(ConnectionClosed):
+        for _ in range(2000):  # up to 500 MB: far beyond any socket buffer
+            await conn.send({"v": 1, "type": "noise", "blob": blob})
+    assert "dropping a client that took over 0.5s to take a message" in caplog.text
+    over = await eve.wait_for("game_over")
+    assert over["result"]["void"] and over["statuses"]["0"] == "disconnected"
+    assert not server.players[token].conns
+    await eve.close()
