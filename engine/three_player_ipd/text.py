@@ -42,8 +42,9 @@ def _preamble(pub: Mapping[str, Any], seat: int | None) -> str:
     ])
 
 
-def _chat_lines(chat: Sequence[Mapping[str, Any]]) -> list[str]:
-    return [f"[Player {m['seat']}] {m['text'] or '(said nothing)'}" for m in chat]
+def _chat_lines(chat: Sequence[Mapping[str, Any]]) -> str:
+    """Each message on its own line, every line starting with a newline."""
+    return "".join([f"\n[Player {m['seat']}] {m['text'] or '(said nothing)'}" for m in chat])
 
 
 def _chat_of(chat: Sequence[Mapping[str, Any]], number: int) -> Sequence[Mapping[str, Any]]:
@@ -53,24 +54,31 @@ def _chat_of(chat: Sequence[Mapping[str, Any]], number: int) -> Sequence[Mapping
     return chat[start:end]
 
 
+def _latest_chat(chat: Sequence[Mapping[str, Any]], number: int) -> Sequence[Mapping[str, Any]]:
+    """The messages of round `number` when it is the latest round in the log (the usual case:
+    the round being played), found from the end."""
+    start = len(chat)
+    while start and chat[start - 1]["round"] == number:
+        start -= 1
+    return chat[start:]
+
+
+# A resolved round: its chat, each pair's choices and gains, the scores after it. Values go in as
+# format arguments, so braces in chat stay literal.
+_PAIR = "\n  Player {{{0}}} vs Player {{{1}}}: {{{2}}} / {{{3}}} (Player {{{0}}} +{{{4}}}, " \
+        "Player {{{1}}} +{{{5}}})"
+_BLOCK = ("\n--- Round {0} of {1} ---{2}\nRound {0} results:"
+          + "".join(_PAIR.format(*range(3 + 6 * k, 9 + 6 * k)) for k in range(3))
+          + "\n  Scores: Player 0 {21}; Player 1 {22}; Player 2 {23}")
+
+
 def _round_block(entry: Mapping[str, Any], pub: Mapping[str, Any]) -> str:
-    """A resolved round: its chat, each pair's choices and gains, the scores after it."""
     number = entry["round"]
-    lines = ["", f"--- Round {number} of {pub['rounds']} ---",
-             *_chat_lines(_chat_of(pub["chat"], number)), f"Round {number} results:"]
-    for pair in entry["pairs"]:
-        a, b = pair["players"]
-        ca, cb = pair["choices"]
-        ga, gb = pair["gains"]
-        lines.append(f"  Player {a} vs Player {b}: {ca} / {cb} "
-                     f"(Player {a} +{ga}, Player {b} +{gb})")
-    lines.append(f"  Scores: {_scores(entry['scores'])}")
-    return "\n".join(lines)
-
-
-def _scores(scores: Sequence[int]) -> str:
-    a, b, c = scores
-    return f"Player 0 {a}; Player 1 {b}; Player 2 {c}"
+    p0, p1, p2 = entry["pairs"]
+    return _BLOCK.format(number, pub["rounds"], _chat_lines(_chat_of(pub["chat"], number)),
+                         *p0["players"], *p0["choices"], *p0["gains"],
+                         *p1["players"], *p1["choices"], *p1["gains"],
+                         *p2["players"], *p2["choices"], *p2["gains"], *entry["scores"])
 
 
 _PREAMBLE: PerPart[str] = PerPart()
@@ -81,16 +89,14 @@ def render(view: Mapping[str, Any]) -> str:
     pub, seat = view["public"], view["seat"]
     payoffs = pub["payoffs"]
     rules = _PREAMBLE.get(payoffs, seat) or _PREAMBLE.put(payoffs, seat, _preamble(pub, seat))
-    history, chat, number = pub["history"], pub["chat"], pub["round"]
+    history, number = pub["history"], pub["round"]
     # The chat of resolved rounds never changes, so `pub` is a valid context for their text.
     past = "\n" + _HISTORY.text(history, _round_block, pub) if history else ""
-    now = ""
-    if not pub["over"]:
-        now = f"\n\n--- Round {number} of {pub['rounds']} ---"
-        if chat and chat[-1]["round"] == number:
-            now += "\n" + "\n".join(_chat_lines(_chat_of(chat, number)))
+    now = "" if pub["over"] else \
+        f"\n\n--- Round {number} of {pub['rounds']} ---{_chat_lines(_latest_chat(pub['chat'], number))}"
+    a, b, c = pub["scores"]
     return (f"{rules}{past}{now}\n\n{_status(pub, view['private'], seat)}\n"
-            f"Scores: {_scores(pub['scores'])}")
+            f"Scores: Player 0 {a}; Player 1 {b}; Player 2 {c}")
 
 
 def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -> str:

@@ -477,3 +477,15 @@ def test_presets_and_player_count():
     with pytest.raises(ConfigError, match="3"):
         ENV.new_game(ENV.config(), 0, 2)
     assert ENV.describe()["seat_names"] == ["Player 0", "Player 1", "Player 2"]
+
+
+def test_chat_with_braces_renders_literally_in_past_and_current_rounds():
+    game = new()
+    for seat in range(3):
+        game.act(seat, "{0} {} {round}")
+    for seat in range(3):
+        game.act(seat, "[0 cooperate] [1 cooperate] [2 cooperate]")
+    game.act(0, "{1}{{}}")
+    text = ENV.render(game.view(1))
+    assert text.count("[Player 2] {0} {} {round}") == 1 and "[Player 0] {1}{{}}" in text
+    assert ENV.render(json.loads(json.dumps(game.view(1)))) == text
