@@ -43,9 +43,10 @@ class GrowingText:
 
 class PerPart(Generic[T]):
     """Text (or what text is made from) memoised per view part (by identity) and seat: e.g. the
-    rules text of a seat, keyed on a part of the view that every game of a config shares. Views
-    that went through JSON carry new objects and simply miss. Entries hold the part they key on,
-    so its id cannot be reused by another object while the text is kept."""
+    rules text of a seat, keyed on a part of the view that every game of a config shares (so the
+    part stands for the config: a view built by hand must not pair a shared part with other
+    rules). Views that went through JSON carry new objects and simply miss. Entries hold the part
+    they key on, so its id cannot be reused by another object while the text is kept."""
 
     def __init__(self) -> None:
         self._texts: dict[tuple[int, int | None], tuple[Any, T]] = {}
