@@ -108,6 +108,7 @@ class BlottoGame(Game):
         self._last_error: list[str | None] = [None, None]
         self._waiting = _BOTH
         self._units, self._exact = config.units, config.exact_units
+        self._rounds, self._to_win = config.rounds, config.rounds_to_win
         self.emit("round_started", {"round": 1, "rounds": config.rounds})
 
     # -- the contract ------------------------------------------------------------------------
@@ -196,27 +197,22 @@ class BlottoGame(Game):
         if not self._check_end():
             self.round += 1
             self._waiting = _BOTH
-            self.emit("round_started", {"round": self.round, "rounds": self.config.rounds})
+            self.emit("round_started", {"round": self.round, "rounds": self._rounds})
 
     def _check_end(self) -> bool:
         """End the game after the last round, or early once someone has enough round wins."""
         s0, s1 = self.score
-        rounds = self.config.rounds
+        rounds, need = self._rounds, self._to_win
+        if self.round < rounds and s0 < need and s1 < need:
+            return False
+        top = None if s0 == s1 else 0 if s0 > s1 else 1
         if self.round >= rounds:
-            if s0 == s1:
-                self._end(None, f"a {s0}-{s1} draw after {rounds} rounds")
-            else:
-                top = 0 if s0 > s1 else 1
-                self._end(top, f"{SEAT_NAMES[top]} wins {max(s0, s1)}-{min(s0, s1)} "
-                               f"after {rounds} rounds")
-            return True
-        need = self.config.rounds_to_win
-        if max(s0, s1) >= need:
-            top = 0 if s0 > s1 else 1
+            self._end(top, f"a {s0}-{s1} draw after {rounds} rounds" if top is None else
+                      f"{SEAT_NAMES[top]} wins {max(s0, s1)}-{min(s0, s1)} after {rounds} rounds")
+        else:
             self._end(top, f"{SEAT_NAMES[top]} wins {max(s0, s1)}-{min(s0, s1)} by reaching "
                            f"{need} round wins after {self.round} of {rounds} rounds")
-            return True
-        return False
+        return True
 
     def _end(self, winner: int | None, reason: str) -> None:
         if winner is None:

@@ -53,7 +53,7 @@ def parse_text(text: str, names: tuple[str, ...], example: str = DEFAULT_EXAMPLE
                ) -> Allocation | ParseError:
     quick = _canonical(names).match(text)
     if quick is not None:  # the usual answer: "[A4 B2 C2]" with every field once, in order
-        return Allocation(tuple(map(int, quick.groups())))
+        return Allocation(tuple(map(_COUNTS.__getitem__, quick.groups())))
     content = bracket_content(text)
     content = (text if content is None else content).strip()
     if not content:
@@ -134,6 +134,14 @@ def example(names: tuple[str, ...], units: int) -> str:
 
 
 # ---------------------------------------------------------------------------------- helpers
+class _Counts(dict[str, int]):
+    """Digits -> int, the common unit counts looked up (int() of a string costs more)."""
+
+    def __missing__(self, digits: str) -> int:
+        return int(digits)
+
+
+_COUNTS = _Counts((str(n), n) for n in range(1001))
 _NEGATIVE_ERROR = ParseError("unit counts cannot be negative", "units")
 
 
