@@ -298,9 +298,7 @@ class Game(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-serialisable dict of exactly what `seat` may know (None = spectator).
         Read-only: its parts may be shared with other views."""
-        public = self._public
-        if public is None:
-            public = self._public = self._public_state()
+        public = self.public_view()
         if seat is None:
             return {"env": self._env_id, "seat": None, "public": public, "private": {}}
         if seat.__class__ is not int or not 0 <= seat < self.players:
@@ -371,7 +369,6 @@ class Game(ABC):
             raise GameOverError("the game is over")
         first = len(self._events)
         self._aborted = reason
-        self._waiting = frozenset()
         self._public = None
         self.emit("game_aborted", {"reason": reason})
         self.finish({s: 0.0 for s in range(self.players)}, (), reason, void=True)

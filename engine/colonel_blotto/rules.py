@@ -140,7 +140,7 @@ class BlottoGame(Game):
             if action.__class__ is str else syntax.parse_mapping(action, self.names)  # type: ignore[arg-type]
         if parsed.__class__ is syntax.ParseError:
             return self._reject(seat, parsed.message, parsed.category)  # type: ignore[union-attr]
-        total = sum(parsed.units)  # type: ignore[union-attr]
+        total = parsed.total  # type: ignore[union-attr]
         if total > self._units or (self._exact and total != self._units):
             problem = budget_problem(parsed, self._units, self._exact)  # type: ignore[arg-type]
             return self._reject(seat, problem, "units")  # type: ignore[arg-type]
