@@ -130,16 +130,36 @@ _UNDECIDED = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[
                     "decisions": None} for s in range(PLAYERS))
 
 
+Choices = tuple[tuple[int, str], ...]  # one seat's (opponent, choice) pairs
+Outcome = tuple[list[dict[str, Any]], list[int], dict[str, dict[str, str]]]
+
+
+def round_outcome(payoff: Mapping[tuple[str, str], tuple[int, int]],
+                  chosen: Sequence[Choices]) -> Outcome:
+    """What a round's choices give: per pair the choices and gains, each seat's gain, and who
+    chose what against whom (seat ids as JSON keys)."""
+    gains, pairs = [0] * PLAYERS, []
+    for a, b, a_vs_b, b_vs_a in PAIR_SLOTS:
+        ca, cb = chosen[a][a_vs_b][1], chosen[b][b_vs_a][1]
+        ga, gb = payoff[ca, cb]
+        gains[a] += ga
+        gains[b] += gb
+        pairs.append({"players": [a, b], "choices": [ca, cb], "gains": [ga, gb]})
+    decisions = {SEAT_KEYS[s]: {SEAT_KEYS[o]: ch for o, ch in chosen[s]} for s in range(PLAYERS)}
+    return pairs, gains, decisions
+
+
 @lru_cache(maxsize=64)
 def _setup(config: IPDConfig) -> tuple[dict[tuple[str, str], tuple[int, int]], ActionSpace,
-                                       dict[str, Any]]:
-    """What every game of a config shares: the payoff table, the chat action space and the fixed
-    part of the public view (read-only, like every view)."""
+                                       dict[str, Any], dict[tuple[Choices, ...], Outcome]]:
+    """What every game of a config shares: the payoff table, the chat action space, the fixed
+    part of the public view, and round outcomes (64 possible, made when first seen) — all
+    read-only, like every view."""
     c = config
     fixed = {"players": list(SEAT_NAMES), "rounds": c.rounds,
              "communication_turns": c.communication_turns,
              "payoffs": {"R": c.R, "T": c.T, "S": c.S, "P": c.P}, "reward_rule": c.reward_rule}
-    return payoff_table(c), chat_space(c.max_chat_chars), fixed
+    return payoff_table(c), chat_space(c.max_chat_chars), fixed, {}
 
 
 class IPDGame(Game):
@@ -147,7 +167,7 @@ class IPDGame(Game):
 
     def __init__(self, env: Env, config: IPDConfig, seed: int, players: int) -> None:
         super().__init__(env, config, seed, players)
-        self._payoff, self._chat_space, self._fixed = _setup(config)
+        self._payoff, self._chat_space, self._fixed, self._outcomes = _setup(config)
         self._max_chat, self._rounds = config.max_chat_chars, config.rounds
         self._turns = config.communication_turns
         self.round = 1
@@ -233,23 +253,14 @@ class IPDGame(Game):
 
     def _resolve_round(self) -> None:
         # chosen[s] is seat s's ((opponent, choice), ...) in seat order.
-        chosen = [d.choices for d in self._decisions]  # type: ignore[union-attr]
-        payoff, gains, pairs = self._payoff, [0, 0, 0], []
-        for a, b, a_vs_b, b_vs_a in PAIR_SLOTS:
-            ca, cb = chosen[a][a_vs_b][1], chosen[b][b_vs_a][1]
-            ga, gb = payoff[ca, cb]
-            gains[a] += ga
-            gains[b] += gb
-            pairs.append({"players": [a, b], "choices": [ca, cb], "gains": [ga, gb]})
+        chosen = tuple(d.choices for d in self._decisions)  # type: ignore[union-attr]
+        outcome = self._outcomes.get(chosen) or self._outcomes.setdefault(
+            chosen, round_outcome(self._payoff, chosen))
+        pairs, gains, decisions = outcome
         s0, s1, s2 = self.scores
         self.scores = scores = [s0 + gains[0], s1 + gains[1], s2 + gains[2]]
-        (o00, c00), (o01, c01) = chosen[0]
-        (o10, c10), (o11, c11) = chosen[1]
-        (o20, c20), (o21, c21) = chosen[2]
         entry = {"round": self.round, "pairs": pairs, "gains": gains, "scores": scores,
-                 "decisions": {"0": {SEAT_KEYS[o00]: c00, SEAT_KEYS[o01]: c01},
-                               "1": {SEAT_KEYS[o10]: c10, SEAT_KEYS[o11]: c11},
-                               "2": {SEAT_KEYS[o20]: c20, SEAT_KEYS[o21]: c21}}}
+                 "decisions": decisions}
         self.history = [*self.history, entry]
         self.emit("round_resolved", entry)
         if self.round >= self._rounds:
