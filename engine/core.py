@@ -264,7 +264,13 @@ class Game(ABC):
     sequencing and visibility, the views' envelope, and abort. `act` never raises for a player's
     bad move; bad moves become events per the env's invalid-move policy. Subclasses keep the seats
     whose decision is awaited in `self._waiting`.
+
+    Games declare `__slots__` (every subclass lists its own state): attribute access is on the
+    path of every move, and slots keep it fast however many attributes a game has.
     """
+
+    __slots__ = ("env", "config", "seed", "players", "step", "_env_id", "_waiting", "_events",
+                 "_actions", "_result", "over", "_aborted", "_public", "_rng")
 
     def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
         self.env = env
@@ -278,6 +284,7 @@ class Game(ABC):
         # (seat, step, raw, error, meta) per action; ActionRecords are built when asked for.
         self._actions: list[tuple[int, int, JSON, str | None, Mapping[str, Any] | None]] = []
         self._result: Result | None = None
+        self.over = False  # set by finish() only; read after every move, so not a property
         self._aborted: str | None = None
         self._public: dict[str, Any] | None = None  # the public view of the current state
         self._rng: random.Random | None = None
@@ -298,7 +305,7 @@ class Game(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-serialisable dict of exactly what `seat` may know (None = spectator).
         Read-only: its parts may be shared with other views."""
-        public = self.public_view()
+        public = self._public or self._build_public()
         if seat is None:
             return {"env": self._env_id, "seat": None, "public": public, "private": {}}
         if seat.__class__ is not int or not 0 <= seat < self.players:
@@ -324,14 +331,12 @@ class Game(ABC):
 
     def public_view(self) -> dict[str, Any]:
         """The public part of every view of the current state."""
-        public = self._public
-        if public is None:
-            public = self._public = self._public_state()
-        return public
+        return self._public or self._build_public()
 
-    @property
-    def over(self) -> bool:
-        return self._result is not None
+    def _build_public(self) -> dict[str, Any]:
+        """Built at most once per state: `act` and `abort` drop it."""
+        self._public = public = self._public_state()
+        return public
 
     @property
     def result(self) -> Result | None:
@@ -409,6 +414,7 @@ class Game(ABC):
         self._waiting = frozenset()
         self._result = Result(dict(rewards), tuple(winners), reason,
                               tuple(tuple(t) for t in teams), void)
+        self.over = True
         self.emit("game_over", self._result.to_json())
 
     def _check_seat(self, seat: int) -> None:

@@ -94,6 +94,9 @@ def field_winners(a: tuple[int, ...], b: tuple[int, ...]) -> list[int | None]:
 
 
 class BlottoGame(Game):
+    __slots__ = ("names", "example", "_space", "_fixed", "round", "score", "history",
+                 "_allocations", "_errors", "_last_error", "_units", "_exact", "_rounds",
+                 "_to_win")
     config: BlottoConfig
 
     def __init__(self, env: Env, config: BlottoConfig, seed: int, players: int) -> None:

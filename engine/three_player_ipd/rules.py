@@ -163,6 +163,9 @@ def _setup(config: IPDConfig) -> tuple[dict[tuple[str, str], tuple[int, int]], A
 
 
 class IPDGame(Game):
+    __slots__ = ("_payoff", "_chat_space", "_fixed", "_outcomes", "_max_chat", "_rounds",
+                 "_turns", "round", "chat_turn", "speaker", "phase", "scores", "chat", "history",
+                 "_decisions", "_decided")
     config: IPDConfig
 
     def __init__(self, env: Env, config: IPDConfig, seed: int, players: int) -> None:

@@ -98,14 +98,15 @@ async def test_a_bot_answering_with_a_non_action_voids_the_game(server, scripted
     assert over["result"]["void"] and over["statuses"]["1"] == "provider_error"
 
 
-async def test_a_crash_while_driving_a_bot_voids_the_game_instead_of_stalling(server):
+async def test_a_crash_while_driving_a_bot_voids_the_game_instead_of_stalling(server,
+                                                                              monkeypatch):
     table = server.create_table("colonel-blotto", "small", {}, ["random", "random"], 0)
     await table.start()  # bot tasks are created but have not run yet
 
-    def broken_view(seat):
+    def broken_view(game, seat):
         raise RuntimeError("view exploded")
 
-    table.game.view = broken_view
+    monkeypatch.setattr(type(table.game), "view", broken_view)  # games have slots
     await asyncio.wait_for(table.done.wait(), 10)
     assert table.game.result.void and "view exploded" in table.game.result.reason
     assert rows(server.db_path, "SELECT status FROM games") == [{"status": "void"}]
