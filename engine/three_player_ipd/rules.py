@@ -256,7 +256,8 @@ class IPDGame(Game):
 
     def _resolve_round(self) -> None:
         # chosen[s] is seat s's ((opponent, choice), ...) in seat order.
-        chosen = tuple(d.choices for d in self._decisions)  # type: ignore[union-attr]
+        d0, d1, d2 = self._decisions
+        chosen = (d0.choices, d1.choices, d2.choices)  # type: ignore[union-attr]
         outcome = self._outcomes.get(chosen) or self._outcomes.setdefault(
             chosen, round_outcome(self._payoff, chosen))
         pairs, gains, decisions = outcome

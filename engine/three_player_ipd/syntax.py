@@ -93,7 +93,7 @@ def parse_chat(action: str | Mapping[str, Any], max_chars: int) -> ChatMessage:
     # Fast path: most lines are already clean (isprintable is False for every control and for
     # any whitespace but the plain space).
     if len(text) <= max_chars and text.isprintable() and "  " not in text \
-            and text[:1] != " " and text[-1:] != " ":
+            and text.strip(" ") == text:
         return ChatMessage(text)
     # Cap before cleaning: a line of whitespace or controls may shrink, so keep some slack.
     text = _CONTROL.sub("", text[: max_chars * 4 + 64])
