@@ -319,7 +319,7 @@ class Game(ABC):
 
     @abstractmethod
     def _public_state(self) -> dict[str, Any]:
-        """What everyone may know now (built at most once per state)."""
+        """What everyone may know now, a fresh dict (the base class adds "over" and "result")."""
 
     @abstractmethod
     def _private_state(self, seat: int) -> dict[str, Any]:
@@ -334,8 +334,13 @@ class Game(ABC):
         return self._public or self._build_public()
 
     def _build_public(self) -> dict[str, Any]:
-        """Built at most once per state: `act` and `abort` drop it."""
-        self._public = public = self._public_state()
+        """Built at most once per state (`act` and `abort` drop it): the env's part, then whether
+        the game is over and its result, which every env's view carries."""
+        public = self._public_state()
+        result = self._result
+        public["over"] = result is not None
+        public["result"] = result.to_json() if result else None
+        self._public = public
         return public
 
     @property

@@ -120,13 +120,10 @@ class BlottoGame(Game):
 
     def _public_state(self) -> dict[str, Any]:
         public = self._fixed.copy()
-        result = self._result
         public["round"] = self.round
         public["score"] = self.score
         public["submitted"] = [self._allocations[0] is not None, self._allocations[1] is not None]
         public["history"] = self.history
-        public["over"] = result is not None
-        public["result"] = result.to_json() if result else None
         return public
 
     def _private_state(self, seat: int) -> dict[str, Any]:

@@ -88,7 +88,6 @@ def payoff_table(config: IPDConfig) -> dict[tuple[str, str], tuple[int, int]]:
             (DEFECT, COOPERATE): (c.T, c.S), (DEFECT, DEFECT): (c.P, c.P)}
 
 
-@lru_cache(maxsize=16)
 def chat_space(max_chars: int) -> ActionSpace:
     return ActionSpace(kind="text", prompt="Send one chat message to the other players.",
                        max_chars=max_chars)
@@ -202,8 +201,6 @@ class IPDGame(Game):
         public["chat"] = self.chat
         public["history"] = self.history
         public["decided"] = self._decided
-        public["over"] = result is not None
-        public["result"] = result.to_json() if result else None
         return public
 
     def _private_state(self, seat: int) -> dict[str, Any]:
