@@ -15,35 +15,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from engine.config import Config, field_names
+from engine.errors import (
+    ConfigError,
+    EngineError,
+    GameOverError,
+    NotYourTurnError,
+    UnknownEnvError,
+    UnknownSeatError,
+)
+from engine.spaces import NO_ACTION, ActionSpace, Field, Option
+
 JSON = Any
 Action = str | Mapping[str, Any]
 """What `Game.act` accepts: raw text in the env's syntax, or a structured (form/choice) dict."""
-
-
-# ---------------------------------------------------------------------------------------- errors
-class EngineError(Exception):
-    """Base of every error the engine raises on misuse (never on a player's bad move)."""
-
-
-class ConfigError(EngineError, ValueError):
-    """A config value is out of range or unknown; the message says what is allowed."""
-
-
-class UnknownEnvError(EngineError, KeyError):
-    def __str__(self) -> str:  # KeyError would quote the message
-        return self.args[0] if self.args else "unknown environment"
-
-
-class NotYourTurnError(EngineError):
-    """The seat is not among `pending()`; the game state is unchanged."""
-
-
-class UnknownSeatError(EngineError):
-    """The seat number does not exist at this table."""
-
-
-class GameOverError(EngineError):
-    """The game has ended; nothing more can be played."""
 
 
 # ---------------------------------------------------------------------------------------- events
@@ -78,93 +63,57 @@ class Event:
         return cls(d["seq"], d["step"], d["type"], d["data"], vis if vis == "all" else tuple(vis))
 
 
-# ---------------------------------------------------------------------------------- action spaces
-@dataclass(frozen=True)
-class Option:
-    id: str
-    label: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label}
-
-
-@dataclass(frozen=True)
-class Field:
-    """One typed input of a form. kind: "int" (min/max), "choice" (options) or "text" (max_chars)."""
-
-    name: str
-    label: str
-    kind: Literal["int", "choice", "text"]
-    min: int | None = None
-    max: int | None = None
-    options: tuple[Option, ...] = ()
-    max_chars: int | None = None
-    default: Any = None
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
-        for key in ("min", "max", "max_chars", "default"):
-            if getattr(self, key) is not None:
-                d[key] = getattr(self, key)
-        if self.options:
-            d["options"] = [o.to_json() for o in self.options]
-        return d
-
-
-@dataclass(frozen=True)
-class ActionSpace:
-    """What a seat may do now; UIs build widgets from it and prompts describe it.
-
-    kind "choice": pick one of `options` (structured action {"choice": id}).
-    kind "text": free text up to `max_chars` (structured action {"text": str}).
-    kind "form": typed `fields` plus form-level `constraints` (e.g. {"sum_max": 20}); the
-    structured action maps field names to values.
-    `syntax` describes the equivalent text form (e.g. "[A4 B2 C2]"); text is always accepted.
-    """
-
-    kind: Literal["choice", "text", "form"]
-    prompt: str
-    syntax: str = ""
-    options: tuple[Option, ...] = ()
-    fields: tuple[Field, ...] = ()
-    max_chars: int | None = None
-    constraints: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "prompt": self.prompt, "syntax": self.syntax}
-        if self.options:
-            d["options"] = [o.to_json() for o in self.options]
-        if self.fields:
-            d["fields"] = [f.to_json() for f in self.fields]
-        if self.max_chars is not None:
-            d["max_chars"] = self.max_chars
-        if self.constraints:
-            d["constraints"] = dict(self.constraints)
-        return d
-
-
-NO_ACTION = ActionSpace(kind="choice", prompt="Nothing to do now.")
-
-
 # ---------------------------------------------------------------------------------------- results
 @dataclass(frozen=True)
+class Role:
+    """What a seat plays: its role (e.g. "impostor", "Red Spymaster") and the side it wins or
+    loses with. In a game where everyone plays for themselves each seat is its own side."""
+
+    name: str
+    side: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "side": self.side}
+
+
+@dataclass(frozen=True)
 class Result:
-    """Terminal outcome. `void` games (aborted for reasons outside play) never count in ratings."""
+    """Terminal outcome. `void` games (aborted for reasons outside play) never count in ratings.
+    `roles` and `sides` name each seat's role and side (seat order); seats that share a side
+    won or lost together."""
 
     rewards: Mapping[int, float]
     winners: tuple[int, ...]
     reason: str
     teams: tuple[tuple[int, ...], ...] = ()
     void: bool = False
+    roles: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
 
     @property
     def draw(self) -> bool:
         return not self.void and not self.winners
 
+    def side_groups(self) -> list[list[int]]:
+        """Seats grouped by side, in order of first seat; one group per seat without sides."""
+        if not self.sides:
+            return [list(t) for t in self.teams] or [[s] for s in sorted(self.rewards)]
+        groups: dict[str, list[int]] = {}
+        for seat, side in enumerate(self.sides):
+            groups.setdefault(side, []).append(seat)
+        return list(groups.values())
+
     def to_json(self) -> dict[str, Any]:
         return {"rewards": {str(k): v for k, v in self.rewards.items()},
                 "winners": list(self.winners), "reason": self.reason,
-                "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw}
+                "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw,
+                "roles": list(self.roles), "sides": list(self.sides)}
+
+    @classmethod
+    def from_json(cls, r: Mapping[str, Any]) -> Result:
+        return cls({int(k): v for k, v in r["rewards"].items()}, tuple(r["winners"]),
+                   r["reason"], tuple(tuple(t) for t in r.get("teams", ())), r.get("void", False),
+                   tuple(r.get("roles", ())), tuple(r.get("sides", ())))
 
 
 @dataclass(slots=True)
@@ -211,49 +160,10 @@ class GameRecord:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> GameRecord:
         r = d.get("result")
-        result = None if r is None else Result(
-            {int(k): v for k, v in r["rewards"].items()}, tuple(r["winners"]), r["reason"],
-            tuple(tuple(t) for t in r.get("teams", ())), r.get("void", False))
+        result = None if r is None else Result.from_json(r)
         return cls(d["env"], d["rules_version"], dict(d["config"]), d["seed"], d["players"],
                    [ActionRecord.from_json(a) for a in d["actions"]],
                    [Event.from_json(e) for e in d["events"]], result, d.get("aborted"))
-
-
-# ---------------------------------------------------------------------------------------- config
-@dataclass(frozen=True)
-class Config:
-    """Base of every env's config. Subclasses are frozen dataclasses with defaults; a config is
-    validated when it is made, so every Config in existence is valid."""
-
-    def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
-        """Raise ConfigError with an actionable message when a value is out of range."""
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Config:
-        """Build and validate a config; unknown keys and wrong types raise ConfigError."""
-        names = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - set(names))
-        if unknown:
-            raise ConfigError(f"unknown config key(s) {', '.join(unknown)}; "
-                              f"valid keys: {', '.join(sorted(names))}")
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            default = getattr(cls, key, None)
-            if isinstance(default, bool) and not isinstance(value, bool):
-                raise ConfigError(f"config {key} must be true or false, got {value!r}")
-            if isinstance(default, int) and not isinstance(default, bool) and (
-                    isinstance(value, bool) or not isinstance(value, int)):
-                raise ConfigError(f"config {key} must be an integer, got {value!r}")
-            if isinstance(default, str) and not isinstance(value, str):
-                raise ConfigError(f"config {key} must be a string, got {value!r}")
-            values[key] = value
-        return cls(**values)
 
 
 # ---------------------------------------------------------------------------------------- game
@@ -511,12 +421,8 @@ class Env(ABC):
                 "seat_names": list(self.seat_names)}
 
 
-def field_names(config_cls: type[Config]) -> list[str]:
-    return [f.name for f in dataclasses.fields(config_cls)]
-
-
 __all__ = [
     "JSON", "Action", "EngineError", "ConfigError", "UnknownEnvError", "NotYourTurnError",
     "UnknownSeatError", "GameOverError", "Event", "Visibility", "Option", "Field", "ActionSpace",
-    "NO_ACTION", "Result", "ActionRecord", "GameRecord", "Config", "Game", "Env", "field_names",
+    "NO_ACTION", "Role", "Result", "ActionRecord", "GameRecord", "Config", "Game", "Env", "field_names",
 ]
