@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from bots.base import Bot
@@ -24,13 +25,22 @@ def register_scripted(env_id: str, name: str, description: str
     return wrap
 
 
-def _load_scripted() -> None:
-    import bots.scripted  # noqa: F401  (registers the scripted baselines)
+def _load_scripted(env_id: str) -> None:
+    """Import the module that registers the env's scripted baselines (the env names it)."""
+    from engine.core import UnknownEnvError
+    from engine.registry import get
+
+    try:
+        module = get(env_id).scripted_bots
+    except UnknownEnvError:
+        return
+    if module:
+        importlib.import_module(module)
 
 
 def available(env_id: str) -> dict[str, str]:
     """Seatable bot specs for an env, with one-line descriptions."""
-    _load_scripted()
+    _load_scripted(env_id)
     specs = {"random": "uniform over legal moves"}
     for name, (_, description) in SCRIPTED.get(env_id, {}).items():
         specs[f"scripted:{name}"] = description
@@ -39,7 +49,7 @@ def available(env_id: str) -> dict[str, str]:
 
 def make_bot(spec: str, env_id: str, seed: int = 0) -> Bot:
     """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs."""
-    _load_scripted()
+    _load_scripted(env_id)
     if spec == "random":
         return RandomBot(seed)
     from bots.llm.spec import is_llm_spec  # light; the LLM SDKs load only for LLM seats

@@ -8,14 +8,15 @@ clock, no global randomness: a game is fully determined by (config, seed, player
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from engine.config import Config, field_names
+from engine.describe import describe_generic
 from engine.errors import (
     ConfigError,
     EngineError,
@@ -24,146 +25,40 @@ from engine.errors import (
     UnknownEnvError,
     UnknownSeatError,
 )
+from engine.policy import (
+    DEFAULT,
+    ELIMINATE,
+    ERROR_CLASSES,
+    FORFEIT,
+    OTHER,
+    SKIP_TURN,
+    VOID_BALLOT,
+    InvalidMovePolicy,
+)
+from engine.records import (
+    JSON,
+    NO_CLOCK,
+    ActionRecord,
+    Event,
+    GameRecord,
+    Result,
+    Role,
+    Visibility,
+)
 from engine.spaces import NO_ACTION, ActionSpace, Field, Option
 
-JSON = Any
 Action = str | Mapping[str, Any]
 """What `Game.act` accepts: raw text in the env's syntax, or a structured (form/choice) dict."""
 
-
-# ---------------------------------------------------------------------------------------- events
-Visibility = Literal["all"] | tuple[int, ...]
-
-
-@dataclass(slots=True)
-class Event:
-    """Something that happened. `visible_to` is "all" or the seats that may see it.
-
-    Treat as immutable (not frozen only because frozen dataclasses are 4x slower to build, and
-    events are built on every move)."""
-
-    seq: int
-    step: int
-    type: str
-    data: Mapping[str, Any]
-    visible_to: Visibility = "all"
-
-    def visible(self, seat: int | None) -> bool:
-        """Whether the recipient at `seat` (None = spectator) may see this event."""
-        return self.visible_to == "all" or (seat is not None and seat in self.visible_to)
-
-    def to_json(self) -> dict[str, Any]:
-        vis = self.visible_to if self.visible_to == "all" else list(self.visible_to)
-        return {"seq": self.seq, "step": self.step, "type": self.type, "data": dict(self.data),
-                "visible_to": vis}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Event:
-        vis = d["visible_to"]
-        return cls(d["seq"], d["step"], d["type"], d["data"], vis if vis == "all" else tuple(vis))
+# One stored action: (seat, step, raw, error, meta, outcome, category, fatal); ActionRecords are
+# built from these when asked for.
+_Stored = tuple[int, int, JSON, "str | None", "Mapping[str, Any] | None", str, "str | None", bool]
 
 
-# ---------------------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class Role:
-    """What a seat plays: its role (e.g. "impostor", "Red Spymaster") and the side it wins or
-    loses with. In a game where everyone plays for themselves each seat is its own side."""
-
-    name: str
-    side: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "side": self.side}
-
-
-@dataclass(frozen=True)
-class Result:
-    """Terminal outcome. `void` games (aborted for reasons outside play) never count in ratings.
-    `roles` and `sides` name each seat's role and side (seat order); seats that share a side
-    won or lost together."""
-
-    rewards: Mapping[int, float]
-    winners: tuple[int, ...]
-    reason: str
-    teams: tuple[tuple[int, ...], ...] = ()
-    void: bool = False
-    roles: tuple[str, ...] = ()
-    sides: tuple[str, ...] = ()
-
-    @property
-    def draw(self) -> bool:
-        return not self.void and not self.winners
-
-    def side_groups(self) -> list[list[int]]:
-        """Seats grouped by side, in order of first seat; one group per seat without sides."""
-        if not self.sides:
-            return [list(t) for t in self.teams] or [[s] for s in sorted(self.rewards)]
-        groups: dict[str, list[int]] = {}
-        for seat, side in enumerate(self.sides):
-            groups.setdefault(side, []).append(seat)
-        return list(groups.values())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rewards": {str(k): v for k, v in self.rewards.items()},
-                "winners": list(self.winners), "reason": self.reason,
-                "teams": [list(t) for t in self.teams], "void": self.void, "draw": self.draw,
-                "roles": list(self.roles), "sides": list(self.sides)}
-
-    @classmethod
-    def from_json(cls, r: Mapping[str, Any]) -> Result:
-        return cls({int(k): v for k, v in r["rewards"].items()}, tuple(r["winners"]),
-                   r["reason"], tuple(tuple(t) for t in r.get("teams", ())), r.get("void", False),
-                   tuple(r.get("roles", ())), tuple(r.get("sides", ())))
-
-
-@dataclass(slots=True)
-class ActionRecord:
-    """One submitted action as the engine judged it. `outcome` is "ok" or "invalid".
-    Treat as immutable (see Event)."""
-
-    seat: int
-    step: int
-    raw: JSON
-    outcome: str
-    error: str | None = None
-    meta: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "step": self.step, "raw": self.raw, "outcome": self.outcome,
-                "error": self.error, "meta": dict(self.meta)}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> ActionRecord:
-        return cls(d["seat"], d["step"], d["raw"], d["outcome"], d.get("error"), d.get("meta", {}))
-
-
-@dataclass
-class GameRecord:
-    env: str
-    rules_version: str
-    config: dict[str, Any]
-    seed: int
-    players: int
-    actions: list[ActionRecord]
-    events: list[Event]
-    result: Result | None
-    aborted: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"env": self.env, "rules_version": self.rules_version, "config": self.config,
-                "seed": self.seed, "players": self.players,
-                "actions": [a.to_json() for a in self.actions],
-                "events": [e.to_json() for e in self.events],
-                "result": self.result.to_json() if self.result else None,
-                "aborted": self.aborted}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> GameRecord:
-        r = d.get("result")
-        result = None if r is None else Result.from_json(r)
-        return cls(d["env"], d["rules_version"], dict(d["config"]), d["seed"], d["players"],
-                   [ActionRecord.from_json(a) for a in d["actions"]],
-                   [Event.from_json(e) for e in d["events"]], result, d.get("aborted"))
+def derive_seed(seed: int, label: str) -> int:
+    """A sub-seed for one purpose (e.g. "roles"), the same on every machine and Python run."""
+    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 # ---------------------------------------------------------------------------------------- game
@@ -171,16 +66,18 @@ class Game(ABC):
     """A game in progress. Subclasses implement the rules in `_apply` and the two halves of a view.
 
     The base class owns bookkeeping shared by every env: turn checks, the action record, event
-    sequencing and visibility, the views' envelope, and abort. `act` never raises for a player's
-    bad move; bad moves become events per the env's invalid-move policy. Subclasses keep the seats
-    whose decision is awaited in `self._waiting`.
+    sequencing, visibility and clock, the views' envelope, roles and the hidden setup, the
+    invalid-move policy (`reject`), default moves (`act_default`) and abort. `act` never raises
+    for a player's bad move. Subclasses keep the seats whose decision is awaited in
+    `self._waiting`, and their clock (round, phase, tick...) in `self.clock`.
 
     Games declare `__slots__` (every subclass lists its own state): attribute access is on the
     path of every move, and slots keep it fast however many attributes a game has.
     """
 
-    __slots__ = ("env", "config", "seed", "players", "step", "_env_id", "_waiting", "_events",
-                 "_actions", "_result", "over", "_aborted", "_public", "_rng")
+    __slots__ = ("env", "config", "seed", "players", "step", "roles", "clock", "_env_id",
+                 "_waiting", "_events", "_actions", "_result", "over", "_aborted", "_public",
+                 "_rng", "_errors", "_last_errors", "_judged")
 
     def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
         self.env = env
@@ -188,16 +85,21 @@ class Game(ABC):
         self.seed = seed
         self.players = players
         self.step = 0  # number of accepted act() calls; increases on every action
+        self.roles: tuple[Role, ...] = env.assign_roles(config, seed, players)
+        # The env's clock, stamped on every event; replace it (never change it in place).
+        self.clock: Mapping[str, Any] = NO_CLOCK
         self._env_id = env.id
         self._waiting: frozenset[int] = frozenset()
         self._events: list[Event] = []
-        # (seat, step, raw, error, meta) per action; ActionRecords are built when asked for.
-        self._actions: list[tuple[int, int, JSON, str | None, Mapping[str, Any] | None]] = []
+        self._actions: list[_Stored] = []
         self._result: Result | None = None
         self.over = False  # set by finish() only; read after every move, so not a property
         self._aborted: str | None = None
         self._public: dict[str, Any] | None = None  # the public view of the current state
         self._rng: random.Random | None = None
+        self._errors = [0] * players  # invalid moves in a row, per seat
+        self._last_errors: list[str | None] = [None] * players
+        self._judged: tuple[str, bool] | None = None  # (category, fatal) of the move in hand
 
     @property
     def rng(self) -> random.Random:
@@ -213,8 +115,9 @@ class Game(ABC):
         return self._waiting
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """JSON-serialisable dict of exactly what `seat` may know (None = spectator).
-        Read-only: its parts may be shared with other views."""
+        """JSON-serialisable dict of exactly what `seat` may know (None = spectator): the
+        current state and a bounded recent window, never the whole history (that is the event
+        log). A snapshot its reader may keep: later moves never change it."""
         public = self._public or self._build_public()
         if seat is None:
             return {"env": self._env_id, "seat": None, "public": public, "private": {}}
@@ -229,15 +132,33 @@ class Game(ABC):
 
     @abstractmethod
     def _public_state(self) -> dict[str, Any]:
-        """What everyone may know now, a fresh dict (the base class adds "over" and "result")."""
+        """What everyone may know now: a fresh dict that shares nothing the game will change
+        (the base class adds "over", "result" and, once over, the revealed "setup")."""
 
     @abstractmethod
     def _private_state(self, seat: int) -> dict[str, Any]:
-        """What only `seat` may know now."""
+        """What only `seat` may know now (fresh, like the public part)."""
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> str | None:
-        """Apply the rules to one action; emit events; return None, or why the move is invalid."""
+        """Apply the rules to one action; emit events; return None, or why the move is invalid
+        (normally `return self.reject(...)`, which applies the invalid-move policy)."""
+
+    def default_action(self, seat: int) -> Action | None:
+        """The env's harmless move for a pending seat (NOOP, skip vote, cooperate, pass), made in
+        its place on a turn timeout or a failed bot; None when the env has none."""
+        return None
+
+    def invalid_move_policy(self, seat: int, category: str) -> InvalidMovePolicy:
+        """The policy for an invalid move of `seat` in MindGames `category` (env hook)."""
+        return self.env.invalid_moves
+
+    def hidden_setup(self) -> dict[str, Any]:
+        """What was dealt in secret (roles, map, word pair, dataset instance id and hash):
+        kept in the record and revealed to everyone when the game ends. Envs extend it."""
+        if not self.env.hidden_roles:
+            return {}
+        return {"roles": [r.to_json() for r in self.roles]}
 
     def public_view(self) -> dict[str, Any]:
         """The public part of every view of the current state."""
@@ -250,6 +171,10 @@ class Game(ABC):
         result = self._result
         public["over"] = result is not None
         public["result"] = result.to_json() if result else None
+        if result is not None:
+            setup = self.hidden_setup()
+            if setup:
+                public["setup"] = setup
         self._public = public
         return public
 
@@ -270,10 +195,48 @@ class Game(ABC):
         first = len(events)
         step = self.step
         self._public = None
+        self._judged = None
         error = self._apply(seat, action)
-        self._actions.append((seat, step, action, error, dict(meta) if meta else None))
+        meta = dict(meta) if meta else None
+        if error is None:
+            if self._errors[seat]:
+                self._errors[seat] = 0
+                self._last_errors[seat] = None
+            self._actions.append((seat, step, action, None, meta, "ok", None, False))
+        else:
+            if self._judged is None:  # the env returned a reason without judging it
+                self.reject(seat, error, OTHER)
+            category, fatal = self._judged or (OTHER, False)
+            self._actions.append((seat, step, action, error, meta, "invalid", category, fatal))
         self.step = step + 1
         return events[first:]
+
+    def act_default(self, seat: int, reason: str, *, meta: Mapping[str, Any] | None = None
+                    ) -> list[Event]:
+        """Make the env's default move for `seat` (reason: e.g. "timeout"); recorded with outcome
+        "defaulted". Raises EngineError when the env has no default move."""
+        if seat.__class__ is not int or seat not in self._waiting:
+            self._refuse(seat)
+        action = self.default_action(seat)
+        if action is None:
+            raise EngineError(f"{self._env_id} has no default move")
+        if action.__class__ is not str:
+            action = dict(action)  # type: ignore[arg-type]
+        first = len(self._events)
+        step = self.step
+        self._public = None
+        self._judged = None
+        self.emit("move_defaulted", {"seat": seat, "reason": reason})
+        error = self._apply(seat, action)
+        if error is not None:
+            raise EngineError(f"{self._env_id}'s default move for seat {seat} was refused: "
+                              f"{error}")
+        self._errors[seat] = 0
+        self._last_errors[seat] = None
+        self._actions.append((seat, step, action, reason, dict(meta) if meta else None,
+                              "defaulted", None, False))
+        self.step = step + 1
+        return self._events[first:]
 
     def _refuse(self, seat: int) -> None:
         """Raise the error that says why `seat` may not act now."""
@@ -303,6 +266,10 @@ class Game(ABC):
         return list(self._events)
 
     @property
+    def event_count(self) -> int:
+        return len(self._events)
+
+    @property
     def actions(self) -> list[ActionRecord]:
         return [_action_record(a) for a in self._actions]
 
@@ -313,23 +280,104 @@ class Game(ABC):
     def record(self) -> GameRecord:
         return GameRecord(self.env.id, self.env.rules_version, self.config.to_json(), self.seed,
                           self.players, self.actions, list(self._events), self._result,
-                          self._aborted)
+                          self._aborted, self.hidden_setup())
+
+    # -- invalid moves ---------------------------------------------------------------------------
+    def errors_in_a_row(self, seat: int) -> int:
+        return self._errors[seat]
+
+    def last_error(self, seat: int) -> str | None:
+        """Why the seat's latest move was rejected, until it makes a valid one."""
+        return self._last_errors[seat]
+
+    def retries_left(self, seat: int, category: str = OTHER) -> int:
+        policy = self.invalid_move_policy(seat, category)
+        return max(policy.retries - self._errors[seat], 0)
+
+    def reject(self, seat: int, reason: str, category: str, *, error_class: str | None = None,
+               **data: Any) -> str:
+        """Judge an invalid move by the env's policy and return `reason` (for `_apply`).
+
+        `category` is the env's own word for the error (kept in the `invalid_move` event);
+        `error_class` its MindGames class (default: `category` when it is one, else "other").
+        `data` adds env fields (e.g. the round) to the event. While retries remain only the
+        seat hears about it and stays pending; then the policy's consequence applies."""
+        kind = error_class or (category if category in ERROR_CLASSES else OTHER)
+        policy = self.invalid_move_policy(seat, kind)
+        self._errors[seat] += 1
+        self._last_errors[seat] = reason
+        count = self._errors[seat]
+        final = count > policy.retries
+        fatal = final and policy.fatal
+        self._judged = (kind, fatal)
+        event = {"seat": seat, **data, "reason": reason, "category": category, "fatal": fatal}
+        if not final:
+            self.emit("invalid_move", event, (seat,))
+            return reason
+        if not fatal:
+            self.emit("invalid_move", event, (seat,))
+            self._errors[seat] = 0
+            if policy.then == DEFAULT:
+                action = self.default_action(seat)
+                if action is None or self._apply(seat, action) is not None:
+                    raise EngineError(f"{self._env_id} has no valid default move for seat {seat}")
+            elif policy.then == VOID_BALLOT:
+                self._on_void_ballot(seat)
+            elif policy.then == SKIP_TURN:
+                self._on_skip_turn(seat)
+            return reason
+        self.emit("invalid_move", event)
+        why = (f"{self.env.seat_name(seat)} made {count} invalid move{'s' if count > 1 else ''} "
+               f"in a row")
+        if policy.then == FORFEIT:
+            self.emit("forfeit", {"seat": seat, "reason": why})
+            self._on_forfeit(seat, why)
+        elif policy.then == ELIMINATE:
+            self.emit("eliminated", {"seat": seat, "reason": why})
+            self._on_eliminate(seat, why)
+        return reason
+
+    def _on_forfeit(self, seat: int, why: str) -> None:
+        """The seat's side loses (-1 each), every other seat wins (+1); the game ends."""
+        side = self.roles[seat].side
+        losers = {s for s in range(self.players) if self.roles[s].side == side}
+        winners = tuple(s for s in range(self.players) if s not in losers)
+        names = list(dict.fromkeys(self.roles[s].side for s in winners))
+        verb = "wins" if len(names) == 1 else "win"
+        rewards = {s: -1.0 if s in losers else 1.0 for s in range(self.players)}
+        self.finish(rewards, winners, f"{why}; {' and '.join(names)} {verb} by forfeit")
+
+    def _on_eliminate(self, seat: int, why: str) -> None:
+        """The seat is out and the game goes on (envs with an ELIMINATE policy implement it)."""
+        raise NotImplementedError(f"{self._env_id} uses ELIMINATE but does not implement it")
+
+    def _on_void_ballot(self, seat: int) -> None:
+        raise NotImplementedError(f"{self._env_id} uses VOID_BALLOT but does not implement it")
+
+    def _on_skip_turn(self, seat: int) -> None:
+        raise NotImplementedError(f"{self._env_id} uses SKIP_TURN but does not implement it")
 
     # -- helpers for subclasses ---------------------------------------------------------------
     def emit(self, type: str, data: Mapping[str, Any], visible_to: Visibility | Sequence[int]
              = "all") -> Event:
         events = self._events
         event = Event(len(events), self.step, type, data,  # emit owns `data`
-                      "all" if visible_to == "all" else tuple(sorted(visible_to)))
+                      "all" if visible_to == "all" else tuple(sorted(visible_to)), self.clock)
         events.append(event)
         return event
 
     def finish(self, rewards: Mapping[int, float], winners: Sequence[int], reason: str, *,
                teams: Sequence[Sequence[int]] = (), void: bool = False) -> None:
+        """End the game; the hidden setup is revealed to everyone, then `game_over`."""
         self._waiting = frozenset()
+        roles = self.roles
         self._result = Result(dict(rewards), tuple(winners), reason,
-                              tuple(tuple(t) for t in teams), void)
+                              tuple(tuple(t) for t in teams), void,
+                              tuple(r.name for r in roles), tuple(r.side for r in roles))
         self.over = True
+        setup = self.hidden_setup()
+        if setup:
+            self.emit("setup_revealed", setup)
         self.emit("game_over", self._result.to_json())
 
     def _check_seat(self, seat: int) -> None:
@@ -337,15 +385,23 @@ class Game(ABC):
             raise UnknownSeatError(f"no seat {seat!r}; seats are 0..{self.players - 1}")
 
 
-def _action_record(a: tuple[int, int, JSON, str | None, Mapping[str, Any] | None]
-                   ) -> ActionRecord:
-    seat, step, raw, error, meta = a
-    return ActionRecord(seat, step, raw, "ok" if error is None else "invalid", error, meta or {})
+def _action_record(a: _Stored) -> ActionRecord:
+    seat, step, raw, error, meta, outcome, category, fatal = a
+    return ActionRecord(seat, step, raw, outcome, error, meta or {}, category, fatal)
+
+
+@lru_cache(maxsize=256)
+def _own_sides(names: tuple[str, ...]) -> tuple[Role, ...]:
+    return tuple(Role(n, n) for n in names)
 
 
 # ---------------------------------------------------------------------------------------- env
 class Env(ABC):
-    """Static description of an environment and the factory of its games."""
+    """Static description of an environment and the factory of its games.
+
+    An env package registers everything it brings here, in one place: the rules (`game_class`),
+    text (`render`, `describe_event`), metrics, and where the other layers find its scripted
+    bots, prompt builder and TUI widget (module paths the engine never imports)."""
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -357,6 +413,18 @@ class Env(ABC):
     game_class: ClassVar[type[Game]]
     default_preset: ClassVar[str] = "paper"
     seat_names: ClassVar[tuple[str, ...]] = ()
+    # How results become ratings: "trueskill" (sides/teams as ranked groups), "elo" (two sides,
+    # one identity each: SocialGrid's league) or "none" (one-seat tasks, scored by accuracy).
+    rating: ClassVar[str] = "trueskill"
+    hidden_roles: ClassVar[bool] = False  # roles are secret until the game ends
+    invalid_moves: ClassVar[InvalidMovePolicy] = InvalidMovePolicy()
+    # What a table does when a person's decision is overdue: "default" (the default move is made
+    # for them and the game goes on) or "void" (the game ends as void, e.g. MindGames' rule).
+    on_timeout: ClassVar[str] = "default"
+    # Where the other layers find what this env brings ("module" or "module:Class").
+    scripted_bots: ClassVar[str] = ""  # a module under bots/ that registers scripted bots
+    prompt_builder: ClassVar[str] = ""  # "bots.prompts.<env>:<Builder>"
+    widget: ClassVar[str] = ""  # "tui.widgets.<module>:<Widget>", sent to clients in describe()
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
@@ -368,9 +436,20 @@ class Env(ABC):
                               f"{type(config).__name__}")
         return self.game_class(self, config, seed, players)
 
+    def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
+        """Each seat's role and side, deterministic from the seed (draw from
+        `random.Random(derive_seed(seed, "roles"))`) or fixed by the config. The default: every
+        seat plays for itself, named by `seat_name`."""
+        return _own_sides(tuple(self.seat_name(s) for s in range(players)))
+
     @abstractmethod
     def render(self, view: Mapping[str, Any]) -> str:
         """The text an LLM or a transcript pane reads for this view (engine/<env>/text.py)."""
+
+    def describe_event(self, event: Event, seat: int | None) -> str:
+        """One line of transcript for `event` as `seat` (None = spectator) reads it; used by the
+        TUI's transcript (the server sends it) and by prompts. Envs override for their events."""
+        return describe_generic(event.type, event.data, self.seat_name)
 
     @abstractmethod
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
@@ -407,7 +486,10 @@ class Env(ABC):
         """Rebuild a game from its record by replaying every action from the seed."""
         game = self.new_game(self.Config.from_json(record.config), record.seed, record.players)
         for a in record.actions:
-            game.act(a.seat, a.raw, meta=a.meta)
+            if a.outcome == "defaulted":
+                game.act_default(a.seat, a.error or "", meta=a.meta)
+            else:
+                game.act(a.seat, a.raw, meta=a.meta)
         if record.aborted is not None and not game.over:
             game.abort(record.aborted)
         return game
@@ -418,11 +500,13 @@ class Env(ABC):
                 "players": list(self.players), "rules_version": self.rules_version,
                 "default_preset": self.default_preset,
                 "presets": {k: v.to_json() for k, v in self.presets.items()},
-                "seat_names": list(self.seat_names)}
+                "seat_names": list(self.seat_names), "rating": self.rating,
+                "hidden_roles": self.hidden_roles, "widget": self.widget}
 
 
 __all__ = [
     "JSON", "Action", "EngineError", "ConfigError", "UnknownEnvError", "NotYourTurnError",
     "UnknownSeatError", "GameOverError", "Event", "Visibility", "Option", "Field", "ActionSpace",
-    "NO_ACTION", "Role", "Result", "ActionRecord", "GameRecord", "Config", "Game", "Env", "field_names",
+    "NO_ACTION", "Role", "Result", "ActionRecord", "GameRecord", "Config", "Game", "Env",
+    "field_names", "derive_seed", "InvalidMovePolicy", "NO_CLOCK",
 ]

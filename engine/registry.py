@@ -1,15 +1,16 @@
-"""Environment id -> Env. Env packages register themselves on import; `load_all` imports them."""
+"""Environment id -> Env. Every package under engine/ that calls `register` is an environment:
+`load_all` imports them all, so adding an env edits no shared list."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
+import engine
 from engine.core import Env, UnknownEnvError
 
-# Package (under engine/) of every environment Parlor ships, in lobby order.
-ENV_PACKAGES = ("colonel_blotto", "three_player_ipd")
-
 _REGISTRY: dict[str, Env] = {}
+_loaded = False
 
 
 def register(env: Env) -> Env:
@@ -19,9 +20,17 @@ def register(env: Env) -> Env:
     return env
 
 
+def env_packages() -> list[str]:
+    """Packages under engine/ (env packages and shared kits), in name order."""
+    return sorted(m.name for m in pkgutil.iter_modules(engine.__path__) if m.ispkg)
+
+
 def load_all() -> None:
-    for package in ENV_PACKAGES:
-        importlib.import_module(f"engine.{package}")
+    global _loaded
+    if not _loaded:
+        for package in env_packages():
+            importlib.import_module(f"engine.{package}")
+        _loaded = True
 
 
 def env_ids() -> list[str]:

@@ -21,9 +21,17 @@ from bots.registry import BotSpecError, available, make_bot
 from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
 from engine.registry import all_envs, get
 from server import protocol as p
-from server.outbound import history_message
+from server.outbound import catch_up_message, history_page
+from server.seating import SeatingError, resolve_seats
 from server.store import Store
-from server.tables import BOT_FAILURE_POLICIES, Player, Seat, Table, TableOptions
+from server.tables import (
+    BOT_FAILURE_POLICIES,
+    TIMEOUT_POLICIES,
+    Player,
+    Seat,
+    Table,
+    TableOptions,
+)
 
 log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
@@ -89,8 +97,8 @@ class Server:
                 env = get(partial.env)
                 game = env.replay(partial)
                 if not game.over:
-                    game.abort("interrupted: the server stopped mid-game")
-                    await self.store.record_events(game_id, game.events[-2:])
+                    events = game.abort("interrupted: the server stopped mid-game")
+                    await self.store.record_events(game_id, events)
                 record, metrics = game.record(), env.game_metrics(game.record())
             except Exception:  # noqa: BLE001 - an unreadable game must not stop the server
                 log.exception("cannot replay interrupted game %s", game_id)
@@ -197,7 +205,8 @@ class Server:
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
         table = self.create_table(req["env"], req.get("preset"), req.get("config") or {},
-                                  req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id)
+                                  req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
+                                  players=req.get("players"), on_timeout=req.get("on_timeout"))
         assert conn.player is not None
         join_seat = req.get("join_seat")
         if join_seat is not None:
@@ -213,26 +222,37 @@ class Server:
 
     def create_table(self, env_id: str, preset: str | None, overrides: Mapping[str, Any],
                      specs: list[Any], seed: int | None, on_bot_failure: str | None = None,
-                     ref: Any = None) -> Table:
-        """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid."""
+                     ref: Any = None, *, players: int | None = None,
+                     on_timeout: str | None = None) -> Table:
+        """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
+        A spec may name a role or side ("impostor=SPEC"): see server/seating.py."""
         try:
             env = get(env_id)
         except UnknownEnvError as e:
             raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, str):
+                raise p.ProtocolError(p.BAD_SEAT, f"seat {i} must be a string spec", ref)
         try:
             config = env.config(preset, overrides)
-            env.check_players(len(specs))
         except ConfigError as e:
             raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
         policy = on_bot_failure or "void"
         if policy not in BOT_FAILURE_POLICIES:
             raise p.ProtocolError(p.BAD_CONFIG, f"unknown on_bot_failure {policy!r}; valid: "
                                                 f"{', '.join(BOT_FAILURE_POLICIES)}", ref)
+        if on_timeout is not None and on_timeout not in TIMEOUT_POLICIES:
+            raise p.ProtocolError(p.BAD_CONFIG, f"unknown on_timeout {on_timeout!r}; valid: "
+                                                f"{', '.join(TIMEOUT_POLICIES)}", ref)
         seed = secrets.randbelow(2**31) if seed is None else seed
+        try:
+            specs = resolve_seats(env, config, seed, specs, players)
+        except SeatingError as e:
+            raise p.ProtocolError(p.BAD_SEAT, str(e), ref) from None
+        except ConfigError as e:
+            raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
         seats = []
         for i, spec in enumerate(specs):
-            if not isinstance(spec, str):
-                raise p.ProtocolError(p.BAD_SEAT, f"seat {i} must be a string spec", ref)
             bot = None
             if spec != "human":
                 try:
@@ -244,7 +264,9 @@ class Server:
         table_id = f"t{next(self._ids)}"
         assert self.store is not None
         table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
-                      self.store, TableOptions(**(self.options | {"on_bot_failure": policy})))
+                      self.store, TableOptions(**(self.options | {"on_bot_failure": policy,
+                                                                  "on_timeout": on_timeout or
+                                                                  self.options.get("on_timeout")})))
         self.tables[table_id] = table
         return table
 
@@ -296,7 +318,7 @@ class Server:
         table.spectators.add(conn)
         await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         if table.game is not None:
-            await self._reply(conn, history_message(table, None))
+            await self._reply(conn, catch_up_message(table, None))
         if table.game_over_message is not None:
             await self._reply(conn, table.game_over_message)
 
@@ -345,10 +367,24 @@ class Server:
         await self._reply(conn, p.message("table", req.id, table=table.summary(),
                                           your_seat=seat.index))
         if table.game is not None:
-            await self._reply(conn, history_message(table, seat.index))
+            await self._reply(conn, catch_up_message(table, seat.index))
             await table.send_turn(seat)
         if table.game_over_message is not None:
             await self._reply(conn, table.game_over_message)
+
+    async def _on_history(self, conn: Connection, req: p.Request) -> None:
+        """A page of the event log as the asker may see it (their seat's view, or a
+        spectator's): players and spectators of the table only."""
+        table = self._table(req)
+        seat = table.seat_of(conn.player) if conn.player else None
+        if seat is None and conn not in table.spectators:
+            raise p.ProtocolError(p.NOT_SEATED, "spectate or join the table to read its history",
+                                  req.id)
+        if table.game is None:
+            raise p.ProtocolError(p.NOT_YOUR_TURN, "the game has not started", req.id)
+        msg = history_page(table, seat.index if seat else None, req.get("since", 0),
+                           req.get("limit", 200))
+        await self._reply(conn, {**msg, "ref": req.id})
 
     async def _on_leaderboard(self, conn: Connection, req: p.Request) -> None:
         try:
@@ -357,4 +393,5 @@ class Server:
             raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
         assert self.store is not None
         rows = await self.store.leaderboard(env.id)
-        await self._reply(conn, p.message("leaderboard", req.id, env=env.id, rows=rows))
+        await self._reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
+                                          rows=rows))

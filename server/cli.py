@@ -28,23 +28,30 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765)
     serve.add_argument("--db", default=DEFAULT_DB)
     serve.add_argument("--turn-timeout", type=float, default=300.0,
-                       help="seconds a human has for one decision before the game is void")
+                       help="seconds a human has for one decision (then --on-timeout applies)")
     serve.add_argument("--disconnect-grace", type=float, default=60.0,
                        help="seconds a disconnected human may take to resume")
+    serve.add_argument("--on-timeout", default=None, choices=("default", "void"),
+                       help="when a person's time runs out: make the env's default move and go "
+                            "on, or void the game (default: each env's own rule)")
 
     sim = sub.add_parser("sim", help="play bot games headless and print a summary")
     sim.add_argument("env", help="environment id (see `parlor envs`)")
     sim.add_argument("--seat", action="append", required=True, metavar="SPEC",
-                     help="bot for the next seat, e.g. random or scripted:adaptive (repeat)")
+                     help="bot for the next seat, e.g. random or scripted:adaptive, or for every "
+                          "seat of a role or side, e.g. crew=random (repeat)")
+    sim.add_argument("--players", type=int, default=None,
+                     help="seats at the table (default: one per --seat, or the env's default "
+                          "when a --seat names a role)")
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--preset", default=None)
     sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                      help="override a config value (repeat)")
     sim.add_argument("--db", default=None, help="also store the games in this SQLite file")
-    sim.add_argument("--on-bot-failure", default="void", choices=("void", "substitute", "wait"),
-                     help="when a bot's provider fails: void the game (default), let the "
-                          "random bot make that move, or wait and retry")
+    sim.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
+                     help="when a bot's provider fails: void the game (default), make the "
+                          "env's default move for it and go on, or wait and retry")
 
     sub.add_parser("envs", help="list the environments and their presets")
 

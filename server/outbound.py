@@ -14,8 +14,14 @@ if TYPE_CHECKING:
     from server.tables import Table
 
 
-def _event_json(e: Event) -> dict[str, Any]:
-    return {"seq": e.seq, "step": e.step, "type": e.type, "data": dict(e.data)}
+RECENT_EVENTS = 100  # events a late joiner (spectator, resumed player) gets with the view
+HISTORY_PAGE = 200  # most events in one `history` reply
+HISTORY_PAGE_CHARS = 48_000  # and a page stops once its event texts and data pass about this
+
+
+def _event_json(table: Table, e: Event, seat: int | None) -> dict[str, Any]:
+    return {"seq": e.seq, "step": e.step, "clock": dict(e.clock), "type": e.type,
+            "data": dict(e.data), "text": table.env.describe_event(e, seat)}
 
 
 def events_message(table: Table, seat: int | None, events: Iterable[Event]) -> dict[str, Any]:
@@ -24,8 +30,28 @@ def events_message(table: Table, seat: int | None, events: Iterable[Event]) -> d
     assert game is not None
     view = game.view(seat)
     return message("event", table_id=table.id, seat=seat,
-                   events=[_event_json(e) for e in events if e.visible(seat)],
+                   events=[_event_json(table, e, seat) for e in events if e.visible(seat)],
                    view=view, text=table.env.render(view))
+
+
+def history_page(table: Table, seat: int | None, since: int, limit: int = HISTORY_PAGE
+                 ) -> dict[str, Any]:
+    """Events visible to `seat` from seq `since` on, one bounded page; `next` is the seq to ask
+    for next (None when the page reaches the latest event)."""
+    game = table.game
+    assert game is not None
+    limit = max(1, min(limit, HISTORY_PAGE))
+    page: list[dict[str, Any]] = []
+    size = 0
+    next_seq: int | None = None
+    for e in game.events_for(seat, max(since, 0)):
+        if len(page) >= limit or size > HISTORY_PAGE_CHARS:
+            next_seq = e.seq
+            break
+        item = _event_json(table, e, seat)
+        size += len(item["text"]) + len(repr(item["data"]))
+        page.append(item)
+    return message("history", table_id=table.id, seat=seat, events=page, next=next_seq)
 
 
 def turn_message(table: Table, seat: int, turn: int, deadline: float | None) -> dict[str, Any]:
@@ -54,8 +80,10 @@ def _rating(r: Rating | None) -> dict[str, float] | None:
     return None if r is None else {"mu": r[0], "sigma": r[1]}
 
 
-def history_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """Everything `seat` may see so far (for spectators joining late and resumed players)."""
+def catch_up_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The current view and the latest events `seat` may see (for spectators joining late and
+    resumed players); older events are fetched with `history`."""
     game = table.game
     assert game is not None
-    return events_message(table, seat, game.events_for(seat))
+    visible = game.events_for(seat)
+    return events_message(table, seat, visible[-RECENT_EVENTS:])

@@ -25,17 +25,19 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "create_table": {"env": ((str,), True), "preset": ((str,), False),
                      "config": ((dict,), False), "seats": ((list,), True),
                      "seed": ((int,), False), "join_seat": ((int,), False),
-                     "on_bot_failure": ((str,), False)},
+                     "on_bot_failure": ((str,), False), "on_timeout": ((str,), False),
+                     "players": ((int,), False)},
     "join": {"table_id": ((str,), True), "seat": ((int,), False)},
     "spectate": {"table_id": ((str,), True)},
     "act": {"table_id": ((str,), True), "turn": ((int,), True), "action": ((str, dict), True)},
     "leave": {"table_id": ((str,), True)},
     "resume": {"table_id": ((str,), True)},
     "leaderboard": {"env": ((str,), True)},
+    "history": {"table_id": ((str,), True), "since": ((int,), False), "limit": ((int,), False)},
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "error")
+                   "leaderboard", "history", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"

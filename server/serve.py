@@ -12,7 +12,7 @@ from server.app import Server
 
 async def _serve(args: argparse.Namespace) -> None:
     server = Server(args.db, turn_timeout=args.turn_timeout,
-                    disconnect_grace=args.disconnect_grace)
+                    disconnect_grace=args.disconnect_grace, on_timeout=args.on_timeout)
     await server.start(args.host, args.port)
     print(f"Parlor server listening on {server.url} (database {args.db}); Ctrl-C stops it.",
           flush=True)

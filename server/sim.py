@@ -15,6 +15,7 @@ from engine.core import ConfigError, GameRecord, UnknownEnvError
 from engine.registry import env_ids, get
 from server import protocol as p
 from server.app import Server
+from server.seating import SeatingError, resolve_seats, split_spec
 from server.store import Store
 
 
@@ -38,18 +39,20 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
         parser.error(f"unknown environment {args.env!r}; valid environments: "
                      f"{', '.join(env_ids())}")
     overrides = _overrides(args.config, parser)
-    try:
-        env.config(args.preset, overrides)
-    except ConfigError as e:
-        parser.error(str(e))
-    if len(args.seat) not in env.players:
+    plain = all(split_spec(spec)[0] is None for spec in args.seat)
+    if plain and args.players is None and len(args.seat) not in env.players:
         parser.error(f"{env.id} needs {' or '.join(map(str, env.players))} --seat options, got "
                      f"{len(args.seat)}")
+    try:
+        config = env.config(args.preset, overrides)
+        resolve_seats(env, config, args.seed, args.seat, args.players)
+    except (ConfigError, SeatingError) as e:
+        parser.error(str(e))
     if args.games < 1:
         parser.error("--games must be at least 1")
     bots = available(env.id)
     for spec in args.seat:
-        if spec == "human":
+        if split_spec(spec)[1] == "human":
             parser.error("parlor sim plays bots only; seat people with `parlor`")
     return {"env": env, "overrides": overrides, "bots": bots}
 
@@ -64,10 +67,13 @@ async def _run(args: argparse.Namespace, overrides: dict[str, Any]
     try:
         for k in range(args.games):
             table = server.create_table(args.env, args.preset, overrides, list(args.seat),
-                                        args.seed + k, args.on_bot_failure)
+                                        args.seed + k, args.on_bot_failure,
+                                        players=args.players)
             await table.start()
             await table.done.wait()
-            results.append(table.game_over_message or {})
+            # Role specs put bots on different seats from game to game: keep who sat where.
+            results.append({**(table.game_over_message or {}),
+                            "specs": [s.spec for s in table.seats]})
         game_ids = [m["game_id"] for m in results]
         usage = await store.usage_by_identity(game_ids)
         marks = ",".join("?" * len(game_ids))
@@ -93,9 +99,9 @@ def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]],
         if msg["result"]["void"]:
             void += 1
             for seat, status in msg["statuses"].items():
-                provider_errors[specs[int(seat)]] += status == "provider_error"
+                provider_errors[msg.get("specs", specs)[int(seat)]] += status == "provider_error"
             continue
-        for seat, spec in enumerate(specs):
+        for seat, spec in enumerate(msg.get("specs", specs)):
             m = msg["metrics"]["seats"][str(seat)]
             r = rows[spec]
             r["seats"] += 1

@@ -65,6 +65,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE players ADD COLUMN token_hash TEXT;
     """,
+    # Contract v2: the MindGames error class and fatality of a rejected move, the env's clock.
+    """
+    ALTER TABLE actions ADD COLUMN category TEXT;
+    ALTER TABLE actions ADD COLUMN fatal INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE events ADD COLUMN clock TEXT;
+    """,
 ]
 
 
@@ -233,12 +239,13 @@ class Store:
         async def work(c: aiosqlite.Connection) -> None:
             await c.execute(
                 "INSERT INTO actions (game_id, idx, seat, step, turn, raw, structured, outcome, "
-                "error, latency_ms, usage, raw_output, transcript, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "error, category, fatal, latency_ms, usage, raw_output, transcript, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, idx, action.seat, action.step, turn,
                  action.raw if isinstance(action.raw, str) else _dump(action.raw),
                  int(not isinstance(action.raw, str)),
-                 action.outcome, action.error, action.meta.get("latency_ms"),
+                 action.outcome, action.error, action.category, int(action.fatal),
+                 action.meta.get("latency_ms"),
                  _dump(usage) if usage is not None else None, raw_output,
                  _dump(transcript) if transcript else None, time.time()))
             await self._insert_events(c, game_id, events)
@@ -281,10 +288,11 @@ class Store:
     @staticmethod
     async def _insert_events(c: aiosqlite.Connection, game_id: int, events: list[Event]) -> None:
         await c.executemany(
-            "INSERT INTO events (game_id, seq, step, type, data, visible_to) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(game_id, e.seq, e.step, e.type, _dump(dict(e.data)),
-              _dump(e.visible_to if e.visible_to == "all" else list(e.visible_to)))
+              _dump(e.visible_to if e.visible_to == "all" else list(e.visible_to)),
+              _dump(dict(e.clock)) if e.clock else None)
              for e in events])
 
     async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
@@ -342,8 +350,8 @@ class Store:
                 g["env"], g["rules_version"], json.loads(g["config"]), g["seed"], players,
                 [ActionRecord(a["seat"], a["step"],
                               json.loads(a["raw"]) if a["structured"] else a["raw"],
-                              a["outcome"], a["error"],
-                              {"latency_ms": a["latency_ms"]}) for a in actions], [], None)
+                              a["outcome"], a["error"], {"latency_ms": a["latency_ms"]},
+                              a["category"], bool(a["fatal"])) for a in actions], [], None)
             out.append((g["id"], record))
         return out
 

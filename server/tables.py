@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bots.base import Bot, Decision
-from bots.random_bot import RandomBot
 from engine.core import Config, Env, Event, Game
 from server import outbound, ratings
 from server.protocol import message
@@ -25,7 +23,8 @@ from server.store import Store
 
 log = logging.getLogger("parlor.server")
 SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
-BOT_FAILURE_POLICIES = ("void", "substitute", "wait")
+BOT_FAILURE_POLICIES = ("void", "default", "wait")
+TIMEOUT_POLICIES = ("default", "void")
 
 
 class Recipient(Protocol):
@@ -90,6 +89,7 @@ class TableOptions:
     disconnect_grace: float = 60.0
     bot_timeout: float = 900.0
     on_bot_failure: str = "void"
+    on_timeout: str | None = None  # "default" or "void"; None: the env's own rule
     bot_retries: int = 3  # "wait" policy: further attempts after a failed decision
     bot_retry_delay: float = 10.0  # "wait" policy: seconds between attempts
     tick: float = 0.05  # watchdog resolution
@@ -169,7 +169,7 @@ class Table:
         Raises the engine's errors (not your turn, game over) without changing anything."""
         async with self._lock:
             game = self.game
-            assert game is not None and self.game_id is not None
+            assert game is not None
             loop = asyncio.get_running_loop()
             meta: dict[str, Any] = dict(extra_meta or {})
             if decision is not None:
@@ -177,24 +177,44 @@ class Table:
             elif seat.turn is not None:
                 meta["latency_ms"] = round((loop.time() - seat.turn_issued) * 1000, 3)
             events = game.act(seat.index, action, meta=meta)
-            record = game.last_action()
-            assert record is not None  # act() just recorded it
-            await self.store.record_action(
-                self.game_id, game.step - 1, record, events, turn=turn,
-                usage=decision.usage() if decision else None,
-                raw_output=decision.raw_output if decision else None,
-                transcript=decision.transcript if decision else None)
-            seat.turn = None
             if decision is not None:
                 seat.add_usage(decision.usage())
-            for e in events:
-                if e.type == "forfeit" and "seat" in e.data:
-                    self.seats[e.data["seat"]].status = "forfeit"
-            await self._broadcast(events)
-            if game.over:
-                await self._finish()
-            else:
-                await self._dispatch()
+            await self._commit(seat, events, turn, decision)
+
+    async def submit_default(self, seat: Seat, reason: str) -> bool:
+        """Make the env's default move for a seat that stalled (timeout, failed bot); False
+        when the env has none (the caller voids the game instead)."""
+        async with self._lock:
+            game = self.game
+            assert game is not None
+            if game.over or seat.index not in game.pending():
+                return True
+            if game.default_action(seat.index) is None:
+                return False
+            events = game.act_default(seat.index, reason)
+            await self._commit(seat, events, seat.turn, None)
+            return True
+
+    async def _commit(self, seat: Seat, events: list[Event], turn: int | None,
+                      decision: Decision | None) -> None:
+        """Store the action just made and its events, then tell everyone and go on."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        record = game.last_action()
+        assert record is not None  # the game just recorded it
+        await self.store.record_action(
+            self.game_id, game.step - 1, record, events, turn=turn,
+            usage=decision.usage() if decision else None,
+            raw_output=decision.raw_output if decision else None,
+            transcript=decision.transcript if decision else None)
+        seat.turn = None
+        if record.fatal:
+            seat.status = "forfeit"
+        await self._broadcast(events)
+        if game.over:
+            await self._finish()
+        else:
+            await self._dispatch()
 
     async def abort(self, reason: str, seat: Seat | None = None, status: str | None = None
                     ) -> None:
@@ -258,7 +278,6 @@ class Table:
         game = self.game
         assert game is not None and seat.bot is not None
         view, legal = game.view(seat.index), game.legal(seat.index).to_json()
-        extra: dict[str, Any] = {}
         policy = self.options.on_bot_failure
         attempts = 1 + (self.options.bot_retries if policy == "wait" else 0)
         for attempt in range(attempts):
@@ -276,17 +295,15 @@ class Table:
                 if attempt + 1 < attempts:
                     await asyncio.sleep(self.options.bot_retry_delay)
                     continue
-                if policy != "substitute":
-                    await self.abort(reason, seat, "provider_error")
-                    return False
-                substitute = RandomBot(random.Random(self.seed * 31 + game.step)
-                                       .randrange(2**31))
-                decision = await substitute.decide(view, legal, seat.memory)
-                extra = {"substituted": True, "failure": reason}
+                if policy == "default" and await self.submit_default(
+                        seat, f"provider_error: {reason}"):
+                    return True
+                await self.abort(reason, seat, "provider_error")
+                return False
         if game.over or seat.index not in game.pending():
             return True
         try:
-            await self.submit(seat, decision.action, decision=decision, extra_meta=extra)
+            await self.submit(seat, decision.action, decision=decision)
         except Exception as exc:  # noqa: BLE001 - the table must survive any bot mishap
             await self.abort(f"{seat.identity} action failed: {exc}"[:500], seat,
                              "provider_error")
@@ -306,7 +323,15 @@ class Table:
                         now - seat.disconnected_since > self.options.disconnect_grace:
                     await self.abort(f"{seat.name} disconnected", seat, "disconnected")
                 elif seat.turn is not None and seat.deadline is not None and now > seat.deadline:
-                    await self.abort(f"{seat.name} ran out of time", seat, "timeout")
+                    await self._timed_out(seat)
+
+    async def _timed_out(self, seat: Seat) -> None:
+        """A person's decision is overdue: the default move (the game goes on) or a void game,
+        by the table's policy (the env's rule unless the host chose)."""
+        policy = self.options.on_timeout or self.env.on_timeout
+        if policy == "default" and await self.submit_default(seat, "timeout"):
+            return
+        await self.abort(f"{seat.name} ran out of time", seat, "timeout")
 
     async def _finish(self) -> None:
         game = self.game
@@ -319,18 +344,22 @@ class Table:
         for seat in self.seats:  # what each bot seat cost, beside the paper's metrics
             if seat.usage:
                 metrics["seats"][str(seat.index)]["usage"] = dict(seat.usage)
+        for a in record.actions:  # moves the table made for a stalled seat
+            if a.outcome == "defaulted":
+                seat_metrics = metrics["seats"][str(a.seat)]
+                seat_metrics["defaulted_moves"] = seat_metrics.get("defaulted_moves", 0) + 1
         identities = [s.identity for s in self.seats]
         result = game.result
-        changes: dict[int, tuple[ratings.Rating | None, ratings.Rating]] = {}
+        scheme = self.env.rating
 
-        def rate(current: Mapping[str, ratings.Rating]) -> dict[str, Any]:
+        def rate(current: Mapping[str, ratings.Rating]) -> dict[str, ratings.Change]:
             # Runs inside the store's transaction: the prior is never stale.
-            changes.update(ratings.rate(result, identities, current))
-            return {identities[s]: change for s, change in changes.items()}
+            return ratings.rate(scheme, result, identities, current)
 
         statuses = {s.index: s.status for s in self.seats}
-        await self.store.finish_game(self.game_id, record=record, statuses=statuses,
-                                     metrics=metrics, identities=identities, rate=rate)
+        applied = await self.store.finish_game(self.game_id, record=record, statuses=statuses,
+                                               metrics=metrics, identities=identities, rate=rate)
+        changes = ratings.per_seat(applied, identities)
         self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes)
         for conn, _ in self.recipients():
             await _safe_send(conn, self.game_over_message)

@@ -1,4 +1,8 @@
-"""Event -> one line of transcript text. Known event types read like prose; others stay generic."""
+"""The generic transcript line for an event that came without its `text` (an older server).
+
+The server sends each event with a line the env wrote for the recipient (`Env.describe_event`);
+the TUI never knows an env's events, so this fallback only spells out the type and the data.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +13,17 @@ Namer = Callable[[int], str]
 
 
 def describe_event(event: dict[str, Any], name: Namer) -> str:
-    kind = event.get("type", "?")
+    kind = str(event.get("type", "?")).replace("_", " ")
     data = event.get("data") or {}
-    special = _SPECIAL.get(kind)
-    if special is not None:
-        try:
-            return special(data, name)
-        except (KeyError, TypeError, ValueError, IndexError):
-            pass  # an unexpected shape falls back to the generic line
-    if "text" in data and "seat" in data:  # chat-like events in any env
-        return f"{name(data['seat'])}: {data['text']}"
-    return f"{kind.replace('_', ' ')}: {_fields(data, name)}" if data else kind.replace("_", " ")
+    if isinstance(data.get("text"), str) and isinstance(data.get("seat"), int):
+        return f"{name(data['seat'])}: {data['text']}"  # chat-like events in any env
+    return f"{kind}: {_fields(data, name)}" if data else kind
 
 
 def _fields(data: dict[str, Any], name: Namer) -> str:
     parts = []
     for key, value in data.items():
-        if key == "seat" and isinstance(value, int):
+        if key == "seat" and isinstance(value, int) and not isinstance(value, bool):
             value = name(value)
         parts.append(f"{key}={_short(value)}")
     return ", ".join(parts)
@@ -33,53 +31,8 @@ def _fields(data: dict[str, Any], name: Namer) -> str:
 
 def _short(value: Any) -> str:
     if isinstance(value, dict):
-        return " ".join(f"{k}{v}" if isinstance(v, int) else f"{k}:{v}" for k, v in value.items())
+        return " ".join(f"{k}{v}" if isinstance(v, int) else f"{k}:{_short(v)}"
+                        for k, v in value.items())
     if isinstance(value, list):
         return "/".join(_short(v) for v in value)
     return str(value)
-
-
-def _round_started(d: dict[str, Any], name: Namer) -> str:
-    total = f" of {d['rounds']}" if "rounds" in d else ""
-    return f"── Round {d['round']}{total} ──"
-
-
-def _round_resolved(d: dict[str, Any], name: Namer) -> str:
-    winner = d.get("winner")
-    outcome = "a tie" if winner is None else f"{name(winner)} wins the round"
-    score = d.get("score")
-    tail = f" (score {'–'.join(map(str, score))})" if score else ""
-    allocs = d.get("allocations")
-    if allocs:
-        shown = "  vs  ".join(f"{name(i)} {_short(a)}" for i, a in enumerate(allocs))
-        return f"Round {d['round']}: {shown} → {outcome}{tail}"
-    return f"Round {d.get('round', '?')}: {outcome}{tail}"
-
-
-def _submitted(d: dict[str, Any], name: Namer) -> str:
-    return f"{name(d['seat'])} has decided"
-
-
-def _invalid(d: dict[str, Any], name: Namer) -> str:
-    fatal = " (no retries left)" if d.get("fatal") else ""
-    return f"Invalid move by {name(d['seat'])}: {d.get('reason', '')}{fatal}"
-
-
-def _forfeit(d: dict[str, Any], name: Namer) -> str:
-    return f"{name(d['seat'])} forfeits: {d.get('reason', '')}"
-
-
-def _game_over(d: dict[str, Any], name: Namer) -> str:
-    return f"Game over: {d.get('reason', '')}"
-
-
-_SPECIAL: dict[str, Callable[[dict[str, Any], Namer], str]] = {
-    "round_started": _round_started,
-    "round_resolved": _round_resolved,
-    "allocation_submitted": _submitted,
-    "decision_submitted": _submitted,
-    "invalid_move": _invalid,
-    "forfeit": _forfeit,
-    "game_over": _game_over,
-    "game_aborted": _game_over,
-}

@@ -78,7 +78,7 @@ class LLMBot(Bot):
         started = time.perf_counter()
         settings, builder = self.spec.settings, self.builder
         params = settings.for_phase(builder.phase(view, legal))
-        prompt = build_prompt(builder, view, legal, settings.context_tokens)
+        prompt = build_prompt(builder, view, legal, settings.context_tokens, memory)
         tally = Decision(action="")  # summed usage of this decision's calls; filled in below
         tally.transcript += [
             {"role": "system", "content": prompt.system},
@@ -102,6 +102,7 @@ class LLMBot(Bot):
             verdict = builder.check(action, view, legal)
         tally.transcript.append({"action": action, "accepted_by_parser": verdict is None,
                                  "error": verdict.message if verdict else None})
+        builder.remember(view, legal, reply, action, memory)
         stats = memory.setdefault("llm", {"decisions": 0, "reasks": 0, "history_cuts": 0})
         stats["decisions"] += 1
         stats["reasks"] += reasks

@@ -47,10 +47,17 @@ def _compose(builder: PromptBuilder, view: Mapping[str, Any], keep: int, total: 
     return f"{body}\n\n{instruction}"
 
 
+def _with_notes(instruction: str, notes: str) -> str:
+    """The bot's own notes go just before how to answer (they are never cut)."""
+    return f"{notes}\n\n{instruction}" if notes else instruction
+
+
 def build_prompt(builder: PromptBuilder, view: Mapping[str, Any], legal: Mapping[str, Any],
-                 budget_tokens: int) -> Prompt:
+                 budget_tokens: int, memory: Mapping[str, Any] | None = None) -> Prompt:
+    """`memory` is the bot's memory for its seat: the builder may show notes it keeps there."""
     system = builder.system(view, legal)
-    instruction = builder.instruction(view, legal)
+    instruction = _with_notes(builder.instruction(view, legal),
+                              builder.notes(view, legal, memory or {}))
     total = builder.history_length(view)
     room = budget_tokens - estimate_tokens(system)
 

@@ -1,5 +1,5 @@
-"""Prompt builders per environment: `builder_for(env_id)` returns the env's own builder, or the
-generic one (engine contract only) for envs that have none yet."""
+"""Prompt builders per environment: `builder_for(env_id)` returns the builder the env names
+(`Env.prompt_builder`, "module:Class"), or the generic one (engine contract only)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,17 @@ import importlib
 from bots.prompts.base import PromptBuilder, Verdict
 from engine.registry import get as get_env
 
-# env id -> (module under bots.prompts, builder class name)
-BUILDERS = {
-    "colonel-blotto": ("colonel_blotto", "BlottoPrompts"),
-    "three-player-ipd": ("three_player_ipd", "IPDPrompts"),
-}
-
 
 def builder_class(env_id: str) -> type[PromptBuilder]:
-    if env_id not in BUILDERS:
+    ref = get_env(env_id).prompt_builder
+    if not ref:
         return PromptBuilder
-    module, name = BUILDERS[env_id]
-    return getattr(importlib.import_module(f"bots.prompts.{module}"), name)
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def builder_for(env_id: str) -> PromptBuilder:
     return builder_class(env_id)(get_env(env_id))
 
 
-__all__ = ["BUILDERS", "PromptBuilder", "Verdict", "builder_class", "builder_for"]
+__all__ = ["PromptBuilder", "Verdict", "builder_class", "builder_for"]

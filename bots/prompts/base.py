@@ -84,6 +84,20 @@ class PromptBuilder:
             lines.append(f"Finish your reply with your move in this format: {syntax}")
         return "\n".join(lines)
 
+    # -- memory ---------------------------------------------------------------------------------
+    def notes(self, view: Mapping[str, Any], legal: Mapping[str, Any],
+              memory: Mapping[str, Any]) -> str:
+        """Notes the bot carries from turn to turn, shown before how to answer. The default
+        shows `memory["notes"]` (text a builder's `remember` wrote), if any."""
+        notes = memory.get("notes")
+        return f"Your notes from earlier turns:\n{notes}" if isinstance(notes, str) and notes \
+            else ""
+
+    def remember(self, view: Mapping[str, Any], legal: Mapping[str, Any], reply: str,
+                 action: str, memory: dict[str, Any]) -> None:
+        """After a decision: condense what the bot should carry to its next turn into `memory`
+        (e.g. `memory["notes"]`, a planner's summary). The default keeps nothing."""
+
     # -- reading the answer ---------------------------------------------------------------------
     def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         """The part of the reply that is the action (sent to the engine as text)."""

@@ -1,3 +1,1 @@
-"""Scripted baselines, one module per env; importing this package registers them."""
-
-from bots.scripted import colonel_blotto, three_player_ipd  # noqa: F401
+"""Scripted baselines, one module per env; each env names its module (`Env.scripted_bots`)."""

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bots.base import Bot, Decision
-from bots.random_bot import space_from_json
 from bots.registry import register_scripted
+from engine.core import ActionSpace
 from engine.sampling import random_action
 
 ENV = "colonel-blotto"
@@ -141,7 +141,7 @@ class AdaptiveBlotto(Bot):
     def allocate(self, legal: Mapping[str, Any], history: Sequence[Mapping[str, Any]],
                  seat: int) -> dict[str, int]:
         """The plan for the next round, from the legal form and the resolved rounds so far."""
-        space = space_from_json(legal)
+        space = ActionSpace.from_json(legal)
         fields = [f.name for f in space.fields]
         full = dataclasses.replace(space, constraints={"sum_eq": _budget(legal)})
         mine, theirs = ([tuple(h["allocations"][s][f] for f in fields) for h in history]

@@ -23,10 +23,13 @@ from engine.core import (
     Config,
     ConfigError,
     Env,
+    Event,
     Field,
     Game,
     GameRecord,
+    InvalidMovePolicy,
 )
+from engine.policy import FORFEIT, FORMAT, RULE
 
 MAX_FIELDS = 26  # one letter per field
 MAX_UNITS = 1_000_000
@@ -34,6 +37,7 @@ MAX_ROUNDS = 1000
 MAX_ERROR_ALLOWANCE = 100
 
 SEAT_NAMES = ("Commander Alpha", "Commander Beta")
+HISTORY_WINDOW = 25  # resolved rounds a view holds (every preset's whole game); the rest is the log
 
 
 @dataclass(frozen=True)
@@ -94,21 +98,20 @@ def field_winners(a: tuple[int, ...], b: tuple[int, ...]) -> list[int | None]:
 
 
 class BlottoGame(Game):
-    __slots__ = ("names", "example", "_space", "_fixed", "round", "score", "history",
-                 "_allocations", "_errors", "_last_error", "_units", "_exact", "_rounds",
-                 "_to_win")
+    __slots__ = ("names", "example", "_space", "_fixed", "_policy", "_default", "round", "score",
+                 "history", "_allocations", "_units", "_exact", "_rounds", "_to_win")
     config: BlottoConfig
 
     def __init__(self, env: Env, config: BlottoConfig, seed: int, players: int) -> None:
         super().__init__(env, config, seed, players)
-        self.names, self.example, self._space, self._fixed = _setup(config)
+        self.names, self.example, self._space, self._fixed, self._policy, self._default = \
+            _setup(config)
         self.round = 1
+        self.clock = {"round": 1}
         self.score = [0, 0]
-        # Resolved rounds; entries are never mutated once appended (views share them).
+        # Resolved rounds; an entry is never changed once appended (views hold entries).
         self.history: list[dict[str, Any]] = []
         self._allocations: list[Allocation | None] = [None, None]
-        self._errors = [0, 0]  # consecutive invalid answers per seat
-        self._last_error: list[str | None] = [None, None]
         self._waiting = _BOTH
         self._units, self._exact = config.units, config.exact_units
         self._rounds, self._to_win = config.rounds, config.rounds_to_win
@@ -121,9 +124,9 @@ class BlottoGame(Game):
     def _public_state(self) -> dict[str, Any]:
         public = self._fixed.copy()
         public["round"] = self.round
-        public["score"] = self.score
+        public["score"] = self.score[:]
         public["submitted"] = [self._allocations[0] is not None, self._allocations[1] is not None]
-        public["history"] = self.history
+        public["history"] = self.history[-HISTORY_WINDOW:]
         return public
 
     def _private_state(self, seat: int) -> dict[str, Any]:
@@ -133,20 +136,28 @@ class BlottoGame(Game):
                 "allocation": None if mine is None else mine.as_dict(self.names),
                 "invalid_count": errors,
                 "retries_left": max(self.config.error_allowance - errors, 0),
-                "last_error": self._last_error[seat]}
+                "last_error": self._last_errors[seat]}
+
+    def default_action(self, seat: int) -> dict[str, int]:
+        """The even split (valid under both unit rules)."""
+        return self._default
+
+    def invalid_move_policy(self, seat: int, category: str) -> InvalidMovePolicy:
+        return self._policy
 
     def _apply(self, seat: int, action: Action) -> str | None:
         parsed = syntax.parse_text(action, self.names, self.example) \
             if action.__class__ is str else syntax.parse_mapping(action, self.names)  # type: ignore[arg-type]
         if parsed.__class__ is syntax.ParseError:
-            return self._reject(seat, parsed.message, parsed.category)  # type: ignore[union-attr]
+            category = parsed.category  # type: ignore[union-attr]
+            return self.reject(seat, parsed.message, category,  # type: ignore[union-attr]
+                               error_class=RULE if category == "units" else FORMAT,
+                               round=self.round)
         total = parsed.total  # type: ignore[union-attr]
         if total > self._units or (self._exact and total != self._units):
             problem = budget_problem(parsed, self._units, self._exact)  # type: ignore[arg-type]
-            return self._reject(seat, problem, "units")  # type: ignore[arg-type]
-        if self._errors[seat]:
-            self._errors[seat] = 0
-            self._last_error[seat] = None
+            return self.reject(seat, problem, "units", error_class=RULE,  # type: ignore[arg-type]
+                               round=self.round)
         self._allocations[seat] = parsed  # type: ignore[assignment]
         self.emit("allocation_submitted", {"seat": seat, "round": self.round})
         other = 1 - seat
@@ -157,26 +168,6 @@ class BlottoGame(Game):
         return None
 
     # -- rules ---------------------------------------------------------------------------------
-    def _reject(self, seat: int, reason: str, category: str) -> str:
-        """The invalid-move policy: retry while the allowance lasts, then forfeit."""
-        self._errors[seat] += 1
-        self._last_error[seat] = reason
-        fatal = self._errors[seat] > self.config.error_allowance
-        data = {"seat": seat, "round": self.round, "reason": reason, "category": category,
-                "fatal": fatal}
-        if not fatal:
-            # Only the offender hears about it (as in the reference); the seat stays pending.
-            self.emit("invalid_move", data, (seat,))
-            return reason
-        self.emit("invalid_move", data)
-        loser, winner = SEAT_NAMES[seat], SEAT_NAMES[1 - seat]
-        count = self._errors[seat]
-        why = f"{loser} made {count} invalid move{'s' if count > 1 else ''} in a row"
-        self.emit("forfeit", {"seat": seat, "reason": why})
-        rewards = {s: 1.0 if s != seat else -1.0 for s in range(2)}
-        self.finish(rewards, (1 - seat,), f"{why}; {winner} wins by forfeit")
-        return reason
-
     def _resolve_round(self) -> None:
         first, second = self._allocations
         a, b = first.units, second.units  # type: ignore[union-attr]
@@ -191,11 +182,12 @@ class BlottoGame(Game):
                  "allocations": [first.as_dict(self.names), second.as_dict(self.names)],  # type: ignore[union-attr]
                  "field_winners": winners, "fields_won": won, "winner": round_winner,
                  "score": self.score}
-        self.history = [*self.history, entry]
+        self.history.append(entry)
         self.emit("round_resolved", entry)
         self._allocations = [None, None]
         if not self._check_end():
             self.round += 1
+            self.clock = {"round": self.round}
             self._waiting = _BOTH
             self.emit("round_started", {"round": self.round, "rounds": self._rounds})
 
@@ -222,9 +214,11 @@ class BlottoGame(Game):
 
 
 @lru_cache(maxsize=64)
-def _setup(config: BlottoConfig) -> tuple[tuple[str, ...], str, ActionSpace, dict[str, Any]]:
-    """What every game of a config shares: field names, the example answer, the action space and
-    the fixed part of the public view (read-only, like every view)."""
+def _setup(config: BlottoConfig) -> tuple[tuple[str, ...], str, ActionSpace, dict[str, Any],
+                                         InvalidMovePolicy, dict[str, int]]:
+    """What every game of a config shares: field names, the example answer, the action space, the
+    fixed part of the public view (read-only constants), the invalid-move policy and the default
+    move."""
     names = field_names(config.fields)
     example = syntax.example(names, config.units)
     units, exact = config.units, config.exact_units
@@ -238,7 +232,10 @@ def _setup(config: BlottoConfig) -> tuple[tuple[str, ...], str, ActionSpace, dic
     fixed = {"commanders": list(SEAT_NAMES), "fields": list(names), "units": units,
              "exact_units": exact, "rounds": config.rounds,
              "rounds_to_win": config.rounds_to_win, "format": example}
-    return names, example, space, fixed
+    policy = InvalidMovePolicy(retries=config.error_allowance, then=FORFEIT)
+    share, extra = divmod(units, len(names))
+    default = {n: share + (i < extra) for i, n in enumerate(names)}
+    return names, example, space, fixed, policy, default
 
 
 class ColonelBlottoEnv(Env):
@@ -252,9 +249,16 @@ class ColonelBlottoEnv(Env):
     presets: ClassVar[Mapping[str, Config]] = PRESETS
     default_preset = "paper"
     seat_names = SEAT_NAMES
+    on_timeout = "void"  # MindGames: timed-out games are discarded
+    scripted_bots = "bots.scripted.colonel_blotto"
+    prompt_builder = "bots.prompts.colonel_blotto:BlottoPrompts"
+    widget = "tui.widgets.blotto:BlottoGame"
 
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
+
+    def describe_event(self, event: Event, seat: int | None) -> str:
+        return text.describe_event(event.type, event.data, self.seat_name)
 
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)

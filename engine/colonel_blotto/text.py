@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.colonel_blotto.syntax import format_allocation
+from engine.describe import Namer, describe_generic, short
 from engine.textcache import GrowingText, PerPart
 
 _RULES: PerPart[str] = PerPart()
@@ -25,11 +26,17 @@ def render(view: Mapping[str, Any]) -> str:
     fields = pub["fields"]
     rules = _RULES.get(fields, seat) or _RULES.put(fields, seat, _rules(pub, seat))
     history = pub["history"]
-    rounds = ("\n\nResolved rounds:\n" + _HISTORY.text(history, _round_line, pub)
+    rounds = ("\n\nResolved rounds:\n" + _earlier(history) + _HISTORY.text(history, _round_line, pub)
               if history else "")
     return (f"{rules}\n\n=== Colonel Blotto: round {number} of {pub['rounds']} ===\n"
             f"Rounds won: {names[0]} {score[0]}, {names[1]} {score[1]}{rounds}\n\n"
             f"{_status(pub, view['private'], seat, names)}")
+
+
+def _earlier(history: list[dict[str, Any]]) -> str:
+    """A note when the view's window starts after round 1 (long games keep the latest rounds)."""
+    first = history[0]["round"]
+    return f"(rounds 1-{first - 1} are not shown)\n" if first > 1 else ""
 
 
 def _rules(pub: Mapping[str, Any], seat: int | None) -> str:
@@ -107,3 +114,22 @@ def _status(pub: Mapping[str, Any], me: Mapping[str, Any], seat: int | None,
              f"retried, then one more loses the game")
     return (f"Your last answer was rejected: {me['last_error']}. Please resubmit a valid "
             f"allocation; {stake}.\n{move}")
+
+
+def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
+    """One transcript line for a Blotto event."""
+    try:
+        if kind == "round_started":
+            return f"── Round {data['round']} of {data['rounds']} ──"
+        if kind == "allocation_submitted":
+            return f"{name(data['seat'])} has allocated"
+        if kind == "round_resolved":
+            winner = data["winner"]
+            outcome = "a tie" if winner is None else f"{name(winner)} wins the round"
+            shown = "  vs  ".join(f"{name(i)} {short(a)}"
+                                  for i, a in enumerate(data["allocations"]))
+            return f"Round {data['round']}: {shown} → {outcome} " \
+                   f"(score {'–'.join(map(str, data['score']))})"
+    except (KeyError, TypeError, IndexError):
+        pass
+    return describe_generic(kind, data, name)

@@ -25,6 +25,7 @@ from engine.core import (
     Config,
     ConfigError,
     Env,
+    Event,
     Field,
     Game,
     GameRecord,
@@ -42,6 +43,8 @@ OPPONENTS = tuple(tuple(o for o in range(PLAYERS) if o != s) for s in range(PLAY
 PAIR_SLOTS = tuple((a, b, OPPONENTS[a].index(b), OPPONENTS[b].index(a))
                    for a, b in combinations(range(PLAYERS), 2))
 SEAT_KEYS = tuple(str(s) for s in range(PLAYERS))  # seat ids as JSON object keys
+HISTORY_WINDOW = 10  # resolved rounds a view holds (every preset's whole game); the rest is the log
+CHAT_WINDOW = 60  # chat messages a view holds (every preset's whole chat)
 _ALL = frozenset(range(PLAYERS))
 _ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
 
@@ -125,6 +128,7 @@ def terminal_rewards(scores: Sequence[int], rule: str) -> dict[int, float]:
 _DECIDED = {frozenset(w): [s not in w for s in range(PLAYERS)]
             for n in range(PLAYERS + 1) for w in combinations(range(PLAYERS), n)}
 _NOBODY_DECIDED = _DECIDED[_ALL]
+_COOPERATE_ALL = tuple({str(o): COOPERATE for o in OPPONENTS[s]} for s in range(PLAYERS))
 _UNDECIDED = tuple({"name": SEAT_NAMES[s], "id": s, "opponents": list(OPPONENTS[s]),
                     "decisions": None} for s in range(PLAYERS))
 
@@ -176,7 +180,6 @@ class IPDGame(Game):
         self.chat_turn = 0  # index of the current chat turn within the round
         self.speaker = 0
         self.phase = "chat"
-        # Lists that views share are replaced on change, never changed in place.
         self.scores = [0] * PLAYERS
         self.chat: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
@@ -197,23 +200,27 @@ class IPDGame(Game):
         public["phase"] = "over" if result else self.phase
         public["chat_turn"] = self.chat_turn
         public["speaker"] = self.speaker if result is None and self.phase == "chat" else None
-        public["scores"] = self.scores
-        public["chat"] = self.chat
-        public["history"] = self.history
-        public["decided"] = self._decided
+        public["scores"] = self.scores[:]
+        public["chat"] = self.chat[-CHAT_WINDOW:]
+        public["history"] = self.history[-HISTORY_WINDOW:]
+        public["decided"] = self._decided[:]
         return public
 
     def _private_state(self, seat: int) -> dict[str, Any]:
         mine = self._decisions[seat]
         if mine is None:
-            return _UNDECIDED[seat]
+            return {**_UNDECIDED[seat]}
         return {**_UNDECIDED[seat], "decisions": {str(o): ch for o, ch in mine.choices}}
+
+    def default_action(self, seat: int) -> dict[str, str]:
+        """Say nothing on a chat turn; cooperate with both opponents on a decision turn."""
+        return {"text": ""} if self.phase == "chat" else _COOPERATE_ALL[seat]
 
     def _apply(self, seat: int, action: Action) -> None:
         if self.phase == "chat":
             entry = {"round": self.round, "turn": self.chat_turn, "seat": seat,
                      "text": syntax.parse_chat(action, self._max_chat).text}
-            self.chat = [*self.chat, entry]
+            self.chat.append(entry)
             self.emit("chat", entry)
             speaker = self.speaker + 1
             if speaker < PLAYERS:
@@ -230,6 +237,7 @@ class IPDGame(Game):
 
     # -- rules ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
+        self.clock = {"round": self.round, "phase": "chat" if self._turns else "decide"}
         self.chat_turn = self.speaker = 0
         self._decisions = [None] * PLAYERS
         self._decided = _NOBODY_DECIDED
@@ -248,6 +256,8 @@ class IPDGame(Game):
             self.speaker, self._waiting = 0, _ONLY[0]
 
     def _open_decisions(self) -> None:
+        if self._turns:
+            self.clock = {"round": self.round, "phase": "decide"}
         self.phase, self._waiting = "decide", _ALL
         self.emit("decisions_open", {"round": self.round})
 
@@ -262,7 +272,7 @@ class IPDGame(Game):
         self.scores = scores = [s0 + gains[0], s1 + gains[1], s2 + gains[2]]
         entry = {"round": self.round, "pairs": pairs, "gains": gains, "scores": scores,
                  "decisions": decisions}
-        self.history = [*self.history, entry]
+        self.history.append(entry)
         self.emit("round_resolved", entry)
         if self.round >= self._rounds:
             self._end()
@@ -295,9 +305,16 @@ class ThreePlayerIPDEnv(Env):
     presets: ClassVar[Mapping[str, Config]] = PRESETS
     default_preset = "paper"
     seat_names = SEAT_NAMES
+    on_timeout = "void"  # MindGames: timed-out games are discarded
+    scripted_bots = "bots.scripted.three_player_ipd"
+    prompt_builder = "bots.prompts.three_player_ipd:IPDPrompts"
+    widget = "tui.widgets.ipd:IpdGame"
 
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
+
+    def describe_event(self, event: Event, seat: int | None) -> str:
+        return text.describe_event(event.type, event.data, self.seat_name)
 
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)

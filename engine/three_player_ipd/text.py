@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
+from engine.describe import Namer, describe_generic
 from engine.textcache import GrowingText, PerPart
 
 _ROUND = itemgetter("round")
@@ -92,6 +93,8 @@ def render(view: Mapping[str, Any]) -> str:
     history, number = pub["history"], pub["round"]
     # The chat of resolved rounds never changes, so `pub` is a valid context for their text.
     past = "\n" + _HISTORY.text(history, _round_block, pub) if history else ""
+    if history and history[0]["round"] > 1:  # long games: the view keeps the latest rounds
+        past = f"\n\n(rounds 1-{history[0]['round'] - 1} are not shown){past}"
     now = "" if pub["over"] else \
         f"\n\n--- Round {number} of {pub['rounds']} ---{_chat_lines(_latest_chat(pub['chat'], number))}"
     a, b, c = pub["scores"]
@@ -119,3 +122,25 @@ def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -
     opp = priv["opponents"]
     return (f"Your decision turn (round {pub['round']}): submit one token per opponent, e.g. "
             f"[{opp[0]} cooperate] [{opp[1]} defect].")
+
+
+def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
+    """One transcript line for an IPD event."""
+    try:
+        if kind == "round_started":
+            return f"── Round {data['round']} of {data['rounds']} ──"
+        if kind == "chat":
+            return f"{name(data['seat'])}: {data['text'] or '(said nothing)'}"
+        if kind == "decisions_open":
+            return f"Decision turn of round {data['round']}"
+        if kind == "decision_submitted":
+            return f"{name(data['seat'])} has decided"
+        if kind == "round_resolved":
+            pairs = "; ".join(f"{name(a)} {ca} / {name(b)} {cb}"
+                              for (a, b), (ca, cb) in ((p["players"], p["choices"])
+                                                       for p in data["pairs"]))
+            scores = ", ".join(f"{name(s)} {v}" for s, v in enumerate(data["scores"]))
+            return f"Round {data['round']}: {pairs} → scores {scores}"
+    except (KeyError, TypeError, ValueError, IndexError):
+        pass
+    return describe_generic(kind, data, name)

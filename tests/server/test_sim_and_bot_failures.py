@@ -1,5 +1,6 @@
 """`parlor sim` end to end, and what a table does when a bot fails."""
 
+import json
 import sqlite3
 
 import pytest
@@ -71,10 +72,10 @@ async def test_a_failing_bot_voids_the_game_by_default(server, broken_bot):
     await ada.close()
 
 
-async def test_a_failing_bot_can_be_substituted(server, broken_bot):
+async def test_a_failing_bot_gets_the_default_move_and_the_game_goes_on(server, broken_bot):
     ada = await Client.connect(server.url, "ada")
     await ada.request("create_table", env="colonel-blotto", preset="small",
-                      seats=["human", broken_bot], join_seat=0, on_bot_failure="substitute")
+                      seats=["human", broken_bot], join_seat=0, on_bot_failure="default")
     while True:
         msg = await ada.recv()
         if msg["type"] == "your_turn":
@@ -82,9 +83,15 @@ async def test_a_failing_bot_can_be_substituted(server, broken_bot):
         elif msg["type"] == "game_over":
             break
     assert not msg["result"]["void"]
+    assert msg["metrics"]["seats"]["1"]["defaulted_moves"] >= 3  # one per round played
     with sqlite3.connect(server.db_path) as conn:
-        metas = [r[0] for r in conn.execute("SELECT usage FROM actions WHERE seat = 1")]
-    assert metas and all(m is not None for m in metas)
+        rows = list(conn.execute("SELECT outcome, error, raw FROM actions WHERE seat = 1"))
+        failures = conn.execute("SELECT count(*) FROM bot_failures").fetchone()[0]
+        defaulted = conn.execute("SELECT count(*) FROM events WHERE type = 'move_defaulted'"
+                                 ).fetchone()[0]
+    assert rows and all(o == "defaulted" and e.startswith("provider_error: scripted:broken")
+                        and json.loads(r) == {"A": 7, "B": 7, "C": 6} for o, e, r in rows)
+    assert failures == len(rows) == defaulted
     await ada.close()
 
 

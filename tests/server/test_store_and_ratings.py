@@ -52,25 +52,28 @@ async def test_a_failed_write_rolls_back_and_the_writer_goes_on(tmp_path):
 
 
 def test_winner_gains_and_loser_drops():
-    changes = ratings.rate(Result({0: 1.0, 1: -1.0}, (0,), "won"), ["a", "b"], {})
-    (before0, after0), (_, after1) = changes[0], changes[1]
+    changes = ratings.rate("trueskill", Result({0: 1.0, 1: -1.0}, (0,), "won"), ["a", "b"], {})
+    (before0, after0), (_, after1) = changes["a"], changes["b"]
     assert before0 is None and after0[0] > ratings.MU > after1[0]
     assert after0[1] < ratings.SIGMA
 
 
 def test_draw_keeps_equal_players_equal_and_ranks_three():
-    changes = ratings.rate(Result({0: 0.0, 1: 0.0}, (), "draw"), ["a", "b"], {})
-    assert changes[0][1][0] == pytest.approx(changes[1][1][0])
-    three = ratings.rate(Result({0: 1.0, 1: 0.0, 2: -1.0}, (0,), "r"), ["a", "b", "c"], {})
-    assert three[0][1][0] > three[1][1][0] > three[2][1][0]
+    changes = ratings.rate("trueskill", Result({0: 0.0, 1: 0.0}, (), "draw"), ["a", "b"], {})
+    assert changes["a"][1][0] == pytest.approx(changes["b"][1][0])
+    three = ratings.rate("trueskill", Result({0: 1.0, 1: 0.0, 2: -1.0}, (0,), "r"),
+                         ["a", "b", "c"], {})
+    assert three["a"][1][0] > three["b"][1][0] > three["c"][1][0]
 
 
 def test_existing_ratings_are_the_prior_and_void_or_self_play_is_not_rated():
     prior = {"a": (30.0, 2.0), "b": (20.0, 2.0)}
-    changes = ratings.rate(Result({0: -1.0, 1: 1.0}, (1,), "upset"), ["a", "b"], prior)
-    assert changes[0][0] == (30.0, 2.0) and changes[0][1][0] < 30.0
-    assert ratings.rate(Result({0: 0.0, 1: 0.0}, (), "x", void=True), ["a", "b"], {}) == {}
-    assert ratings.rate(Result({0: 1.0, 1: -1.0}, (0,), "x"), ["a", "a"], {}) == {}
+    changes = ratings.rate("trueskill", Result({0: -1.0, 1: 1.0}, (1,), "upset"), ["a", "b"],
+                           prior)
+    assert changes["a"][0] == (30.0, 2.0) and changes["a"][1][0] < 30.0
+    void = Result({0: 0.0, 1: 0.0}, (), "x", void=True)
+    assert ratings.rate("trueskill", void, ["a", "b"], {}) == {}
+    assert ratings.rate("trueskill", Result({0: 1.0, 1: -1.0}, (0,), "x"), ["a", "a"], {}) == {}
 
 
 async def test_an_older_schema_is_migrated_in_place(tmp_path):

@@ -19,10 +19,7 @@ from server.protocol import encode, message, parse_client_message
 
 
 def env_json(env: Any) -> dict[str, Any]:
-    return {"id": env.id, "title": env.title, "description": env.description,
-            "players": list(env.players), "default_preset": env.default_preset,
-            "presets": {k: v.to_json() for k, v in env.presets.items()},
-            "seat_names": list(env.seat_names), "rules_version": env.rules_version}
+    return env.describe()
 
 
 class FakeServer:

@@ -1,4 +1,10 @@
-"""The game: header, the env's own widget (or the generic one), transcript and private panel."""
+"""The game: header, the env's own widget (or the generic one), transcript and private panel.
+
+The transcript shows the events the server sent (a resumed player or a late spectator gets the
+latest ones). ctrl+o asks the server (`history`) for the page of events just before the earliest
+one we have; each press goes one page further back, until the start of the game. The page shows
+at the bottom of the transcript as a marked block of earlier lines, scrolled to its top.
+"""
 
 from __future__ import annotations
 
@@ -20,13 +26,19 @@ from tui.widgets.transcript import Transcript
 
 class GameScreen(ParlorScreen):
     KIND = "game"
-    BINDINGS = [Binding("ctrl+x", "leave", "Leave game")]
+    # No plain letters (the chat line and forms take typing) and none an Input already uses.
+    BINDINGS = [
+        Binding("ctrl+x", "leave", "Leave game"),
+        Binding("ctrl+o", "earlier", "Earlier events"),
+        Binding("ctrl+b", "scroll_transcript(-1)", "Scroll transcript", key_display="^b/^f"),
+        Binding("ctrl+f", "scroll_transcript(1)", "Scroll transcript", show=False),
+    ]
 
     def compose(self) -> ComposeResult:
         env_id = (self.session.table or {}).get("env", "")
         yield GameHeader(id="game-header")
         with Horizontal(id="game-body"):
-            yield widget_for(env_id)(id="env-widget")
+            yield widget_for(self.session.env_info(env_id))(id="env-widget")
             with Vertical(id="game-side"):
                 yield Transcript(id="transcript")
                 yield PrivatePanel(id="private")
@@ -38,6 +50,8 @@ class GameScreen(ParlorScreen):
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "error":
             self.query_one(Transcript).note(f"{msg.get('code')}: {msg.get('message')}")
+        if msg["type"] == "history":
+            self._history_arrived()
         self.render_session()
 
     def render_session(self) -> None:
@@ -61,3 +75,30 @@ class GameScreen(ParlorScreen):
         if table is not None:
             self.client.send("leave", table_id=table["id"])
         self.parlor.to_lobby()
+
+    def action_earlier(self) -> None:
+        s = self.session
+        if s.fetching_earlier:
+            return
+        request = s.ask_earlier()
+        if request is None:
+            self.query_one(Transcript).note(
+                "this is the start of the game" if s.at_start else "no events yet")
+            return
+        s.history_sent(self.client.send("history", **request))
+
+    def action_scroll_transcript(self, pages: int) -> None:
+        transcript = self.query_one(Transcript)
+        transcript.scroll_relative(y=pages * max(1, transcript.scrollable_content_region.height
+                                                 - 1), animate=False)
+
+    def _history_arrived(self) -> None:
+        s = self.session
+        more = s.history_request()  # the rest of a page the server cut short
+        if more is not None:
+            s.history_sent(self.client.send("history", **more))
+            return
+        if s.fetching_earlier:
+            return
+        if not self.query_one(Transcript).show_earlier(s.earlier, s.seat_name) and s.at_start:
+            self.query_one(Transcript).note("no earlier events: this is the start of the game")

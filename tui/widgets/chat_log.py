@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 from textual.widgets import RichLog
 
 from tui.describe import Namer
+from tui.session import events_after
+
+MAX_LINES = 1_000  # chat lines kept on screen
 
 
 def is_chat(event: dict[str, Any]) -> bool:
@@ -16,22 +20,33 @@ def is_chat(event: dict[str, Any]) -> bool:
 
 
 class ChatLog(RichLog):
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False)
-        self.can_focus = False
-        self._shown: set[int] = set()
+    """Appends the chat events after the last seq it has seen (O(new events) per render)."""
 
-    def show(self, events: list[dict[str, Any]], name: Namer, me: int | None) -> None:
-        for event in events:
-            if event.get("seq") in self._shown or not is_chat(event):
-                continue
-            self._shown.add(event["seq"])
-            data = event["data"]
-            line = Text()
-            seat = data["seat"]
-            who = f"P{seat} " + ("(you)" if seat == me else name(seat))
-            if "round" in data:
-                line.append(f"[r{data['round']}] ", style="dim")
-            line.append(f"{who}: ", style="bold cyan" if data["seat"] == me else "bold")
-            line.append(data["text"])
-            self.write(line)
+    COMPONENT_CLASSES = {"chat-log--round", "chat-log--speaker", "chat-log--me"}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
+                         max_lines=MAX_LINES)
+        self.can_focus = False
+        self.last_seq = -1
+
+    def show(self, events: Sequence[dict[str, Any]], name: Namer, me: int | None) -> None:
+        new = events_after(events, self.last_seq)
+        if not new:
+            return
+        self.last_seq = new[-1]["seq"]
+        for event in new:
+            if is_chat(event):
+                self.write(self._line(event["data"], name, me))
+
+    def _line(self, data: dict[str, Any], name: Namer, me: int | None) -> Text:
+        seat = data["seat"]
+        line = Text()
+        if "round" in data:
+            line.append(f"[r{data['round']}] ", style=self.get_component_rich_style(
+                "chat-log--round"))
+        who = f"P{seat} " + ("(you)" if seat == me else name(seat))
+        line.append(f"{who}: ", style=self.get_component_rich_style(
+            "chat-log--me" if seat == me else "chat-log--speaker"))
+        line.append(data["text"])
+        return line

@@ -1,17 +1,25 @@
-"""Env id -> game widget. Envs without their own widget get the generic one."""
+"""Which game widget shows an env: the one the env names in its description ("widget":
+"tui.widgets.<module>:<Class>"), or the generic one. Only modules of this package are imported,
+whatever a server says."""
 
 from __future__ import annotations
 
-from tui.widgets.blotto import BlottoGame
+import importlib
+from typing import Any
+
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.generic import GenericGame
-from tui.widgets.ipd import IpdGame
 
-WIDGETS: dict[str, type[EnvWidget]] = {
-    "colonel-blotto": BlottoGame,
-    "three-player-ipd": IpdGame,
-}
+PACKAGE = "tui.widgets."
 
 
-def widget_for(env_id: str) -> type[EnvWidget]:
-    return WIDGETS.get(env_id, GenericGame)
+def widget_for(env_info: dict[str, Any] | None) -> type[EnvWidget]:
+    ref = (env_info or {}).get("widget") or ""
+    module, _, name = ref.partition(":") if isinstance(ref, str) else ("", "", "")
+    if not module.startswith(PACKAGE) or not name:
+        return GenericGame
+    try:
+        widget = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return GenericGame
+    return widget if isinstance(widget, type) and issubclass(widget, EnvWidget) else GenericGame

@@ -1,30 +1,86 @@
-"""The game transcript: every event this seat may see, one line each, newest at the bottom."""
+"""The game transcript: every event this seat may see, one line each, newest at the bottom.
+
+Each line is the event's `text`, written by the env on the server for this seat; the generic
+line of tui/describe.py stands in only when a server sends none. Earlier events fetched with
+`history` come as a marked block at the bottom (a log only grows downwards).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import RichLog
 
 from tui.describe import Namer, describe_event
+from tui.session import events_after, events_before
+
+MAX_LINES = 3_000  # lines kept on screen: a long game's transcript stays bounded in memory
+EARLIER = "↑ "  # the mark in front of every line of an earlier block
+
+
+def event_line(event: dict[str, Any], name: Namer) -> str:
+    text = event.get("text")
+    return text if isinstance(text, str) and text else describe_event(event, name)
 
 
 class Transcript(RichLog):
-    """Appends events it has not shown yet (events arrive in `seq` order, possibly repeated)."""
+    """Appends only what it has not shown: events after its last seq, and fetched earlier events
+    before its first seq (each seq is shown once)."""
+
+    COMPONENT_CLASSES = {"transcript--earlier", "transcript--rule"}  # styled in parlor.tcss
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False)
-        self._shown: set[int] = set()
+        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
+                         max_lines=MAX_LINES)
         self.can_focus = False
+        self.last_seq = -1  # highest seq shown
+        self.first_seq: int | None = None  # lowest seq shown
 
-    def show(self, events: list[dict[str, Any]], name: Namer) -> None:
-        for event in events:
-            seq = event.get("seq")
-            if seq in self._shown:
-                continue
-            self._shown.add(seq)
-            self.write(describe_event(event, name))
+    def show(self, events: Sequence[dict[str, Any]], name: Namer) -> None:
+        new = events_after(events, self.last_seq)
+        if not new:
+            return
+        follow = self._following()
+        for event in new:
+            self.write(event_line(event, name), scroll_end=follow)
+        self.last_seq = new[-1]["seq"]
+        if self.first_seq is None:
+            self.first_seq = new[0]["seq"]
+
+    def show_earlier(self, earlier: Sequence[dict[str, Any]], name: Namer) -> int:
+        """Write the fetched events from before the first one shown, as a marked block whose
+        top is scrolled into view. Returns how many lines that added."""
+        if self.first_seq is None:
+            return 0
+        block = events_before(earlier, self.first_seq)
+        if not block:
+            return 0
+        rule = self.get_component_rich_style("transcript--rule")
+        dim = self.get_component_rich_style("transcript--earlier")
+        top = self._line_number()
+        self.write(Text(f"┄┄ {len(block)} earlier events (before the first line above) ┄┄",
+                        style=rule), scroll_end=False)
+        for event in block:
+            self.write(Text(EARLIER + event_line(event, name), style=dim), scroll_end=False)
+        self.write(Text("┄┄ end of the earlier events; the game goes on below ┄┄", style=rule),
+                   scroll_end=False)
+        self.first_seq = block[0]["seq"]
+        # Show the block from its top (lines dropped by max_lines shift every line up).
+        self.scroll_to(y=max(0, top - self._line_number(0)), animate=False, immediate=True)
+        return len(block)
 
     def note(self, line: str) -> None:
         """A line that is not an event (connection notices, errors)."""
-        self.write(f"· {line}")
+        self.write(f"· {line}", scroll_end=self._following())
+
+    def _line_number(self, index: int | None = None) -> int:
+        """The number of the line at `index` (the next one by default) counted from the first
+        line ever written, whatever max_lines dropped since."""
+        dropped = getattr(self, "_start_line", 0)
+        return dropped + (len(self.lines) if index is None else index)
+
+    def _following(self) -> bool:
+        """New lines scroll the log only if the reader is at the bottom (not reading back)."""
+        return self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y - 1
