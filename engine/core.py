@@ -214,7 +214,9 @@ class Game(ABC):
     def act_default(self, seat: int, reason: str, *, meta: Mapping[str, Any] | None = None
                     ) -> list[Event]:
         """Make the env's default move for `seat` (reason: e.g. "timeout"); recorded with outcome
-        "defaulted". Raises EngineError when the env has no default move."""
+        "defaulted". Raises EngineError when the env has no default move. A default the rules
+        refuse (an env bug the conformance suite catches) is still recorded as made, so the
+        record replays to the same events."""
         if seat.__class__ is not int or seat not in self._waiting:
             self._refuse(seat)
         action = self.default_action(seat)
@@ -227,12 +229,9 @@ class Game(ABC):
         self._public = None
         self._judged = None
         self.emit("move_defaulted", {"seat": seat, "reason": reason})
-        error = self._apply(seat, action)
-        if error is not None:
-            raise EngineError(f"{self._env_id}'s default move for seat {seat} was refused: "
-                              f"{error}")
-        self._errors[seat] = 0
-        self._last_errors[seat] = None
+        if self._apply(seat, action) is None:
+            self._errors[seat] = 0
+            self._last_errors[seat] = None
         self._actions.append((seat, step, action, reason, dict(meta) if meta else None,
                               "defaulted", None, False))
         self.step = step + 1
@@ -315,8 +314,9 @@ class Game(ABC):
             self.emit("invalid_move", event, (seat,))
             return reason
         if not fatal:
-            self.emit("invalid_move", event, (seat,))
+            self.emit("invalid_move", {**event, "then": policy.then}, (seat,))
             self._errors[seat] = 0
+            self._last_errors[seat] = None
             if policy.then == DEFAULT:
                 action = self.default_action(seat)
                 if action is None or self._apply(seat, action) is not None:

@@ -75,7 +75,8 @@ class Result:
 
     @property
     def draw(self) -> bool:
-        return not self.void and not self.winners
+        """Nobody won a game between several sides (a one-seat task is never a draw)."""
+        return not self.void and not self.winners and len(self.side_groups()) > 1
 
     def side_groups(self) -> list[list[int]]:
         """Seats grouped by side, in order of first seat; one group per seat without sides."""

@@ -1,15 +1,129 @@
-"""Every registered environment passes the same API conformance suite."""
+"""Every registered environment passes the same API conformance suite, the test envs included
+(`proving-ground`: long team games with hidden roles; `solo-quiz`: one seat), and the suite
+catches the violations it is meant to catch."""
+
+from typing import Any
 
 import pytest
 
-from engine.conformance import check_env
+import tests.envs  # noqa: F401  (registers the test envs)
+from engine.conformance import (
+    MAX_STEPS,
+    TWIN_DENSE,
+    TWIN_RATIO,
+    VIEW_DENSE,
+    VIEW_RATIO,
+    Schedule,
+    check_env,
+    play_random,
+)
 from engine.core import ConfigError, GameOverError, UnknownSeatError
-from engine.registry import all_envs
+from engine.registry import all_envs, get
+from tests.envs.proving import ProvingConfig, ProvingEnv, ProvingGame
+
+# (env, preset) games too long to play for three seeds: each runs once, with one seed.
+LONG = {("proving-ground", "paper")}
 
 
 @pytest.mark.parametrize("env", all_envs(), ids=lambda e: e.id)
 def test_env_conforms(env):
-    check_env(env)
+    check_env(env, presets=[p for p in env.presets if (env.id, p) not in LONG])
+
+
+@pytest.mark.parametrize(("env_id", "preset"), sorted(LONG))
+def test_long_game_conforms(env_id, preset):
+    """The proving ground's paper preset: 2,500 ticks of 7 simultaneous seats (~19,000 actions
+    with the random garbage), checked in full within seconds."""
+    check_env(get(env_id), seeds=range(1), presets=[preset])
+
+
+def test_the_test_envs_are_registered():
+    ids = {e.id for e in all_envs()}
+    assert {"proving-ground", "solo-quiz"} <= ids
+    assert get("solo-quiz").rating == "none" and get("solo-quiz").players == (1,)
+
+
+def test_checks_are_sampled_so_long_games_stay_linear():
+    def sampled(schedule: Schedule, steps: int) -> int:
+        return sum(schedule(step) for step in range(steps))
+
+    assert sampled(Schedule(VIEW_DENSE, VIEW_RATIO), 50) == 50
+    assert sampled(Schedule(VIEW_DENSE, VIEW_RATIO), 20_000) <= 300
+    assert sampled(Schedule(VIEW_DENSE, VIEW_RATIO), MAX_STEPS) <= 400
+    assert sampled(Schedule(TWIN_DENSE, TWIN_RATIO), 20_000) <= TWIN_DENSE + 25
+
+
+# ------------------------------------------------------------ the suite catches violations
+def _broken(game_overrides: dict[str, Any], env_overrides: dict[str, Any] | None = None,
+            ticks: int = 40) -> ProvingEnv:
+    """A proving ground whose game (and env) methods are replaced by `*_overrides`."""
+    game_class = type("BrokenGame", (ProvingGame,), {"__slots__": (), **game_overrides})
+    attrs = {"game_class": game_class, "presets": {"paper": ProvingConfig(ticks=ticks)},
+             **(env_overrides or {})}
+    return type("BrokenEnv", (ProvingEnv,), attrs)()
+
+
+def _fails(env: ProvingEnv, message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        play_random(env, "paper", 7, 0)
+
+
+def test_the_suite_catches_a_pending_decision_shown_to_others():
+    def public(self):
+        return {**ProvingGame._public_state(self), "moves": list(self._moves)}
+    _fails(_broken({"_public_state": public}), "reveals seat .* pending decision")
+
+
+def test_the_suite_catches_views_that_grow_with_the_game():
+    def public(self):
+        return {**ProvingGame._public_state(self), "recent": self.history[:]}
+    _fails(_broken({"_public_state": public}, ticks=300), "views grow with the game")
+
+
+def test_the_suite_catches_a_hidden_role_shown_to_the_other_side():
+    def private(self, seat):
+        return {**ProvingGame._private_state(self, seat), "all": [r.name for r in self.roles]}
+    _fails(_broken({"_private_state": private}), "names role")
+
+
+def test_the_suite_catches_a_hidden_role_in_an_event():
+    def resolve(self):
+        self.emit("gossip", {"captains": [self.roles[s].name for s in sorted(self._captains)]})
+        ProvingGame._resolve(self)
+    _fails(_broken({"_resolve": resolve}), "shows seat .* the role")
+
+
+def test_the_suite_catches_a_refused_default_move():
+    _fails(_broken({"default_action": lambda self, seat: {"choice": "dance"}}),
+           "default move .* was refused")
+
+
+def test_the_suite_catches_roles_that_are_not_deterministic():
+    dealt = iter(range(10**6))
+
+    def assign_roles(self, config, seed, players):
+        return ProvingEnv.assign_roles(self, config, seed + next(dealt), players)
+    _fails(_broken({}, {"assign_roles": assign_roles}), "not deterministic")
+
+
+def test_the_suite_catches_a_view_that_changes_after_later_moves():
+    def resolve(self):
+        if self.history:
+            self.history[-1]["gains"]["red"] += 100  # an entry views already hold
+        ProvingGame._resolve(self)
+    _fails(_broken({"_resolve": resolve}), "view changed after later moves")
+
+
+def test_the_suite_catches_a_clock_that_is_not_a_dict():
+    def init(self, *args):
+        ProvingGame.__init__(self, *args)
+        self.clock = ["tick", 1]
+    _fails(_broken({"__init__": init}), "dict clock")
+
+
+def test_unknown_presets_are_refused():
+    with pytest.raises(AssertionError, match="no preset"):
+        check_env(get("solo-quiz"), presets=["nope"])
 
 
 # -------------------------------------------------------------------- the base Game's bookkeeping

@@ -26,7 +26,7 @@ class ChatLog(RichLog):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
-                         max_lines=MAX_LINES)
+                         max_lines=MAX_LINES, min_width=1)  # wrap to the pane, however narrow
         self.can_focus = False
         self.last_seq = -1
 

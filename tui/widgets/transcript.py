@@ -33,7 +33,7 @@ class Transcript(RichLog):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
-                         max_lines=MAX_LINES)
+                         max_lines=MAX_LINES, min_width=1)  # wrap to the pane, however narrow
         self.can_focus = False
         self.last_seq = -1  # highest seq shown
         self.first_seq: int | None = None  # lowest seq shown
