@@ -37,6 +37,18 @@ def strip_reasoning(reply: str) -> str:
     return text.strip()
 
 
+def _option_text(option: Mapping[str, Any]) -> str:
+    """`id = label`, and for an option that takes an argument what to write after it."""
+    arg = option.get("arg")
+    if not arg:
+        return f"{option['id']} = {option['label']}"
+    if arg.get("kind") == "choice":
+        what = "one of " + ", ".join(o["id"] for o in arg.get("options", ()))
+    else:
+        what = arg.get("label", "a value")
+    return f"{option['id']}: <{what}> = {option['label']}"
+
+
 class PromptBuilder:
     """The default builder: generic rules from the env's description, no cuttable history."""
 
@@ -76,8 +88,7 @@ class PromptBuilder:
         syntax = legal.get("syntax", "")
         lines = [f"Your turn: {prompt}".rstrip()]
         if kind == "choice" and legal.get("options"):
-            lines.append("Options: " + "; ".join(f"{o['id']} = {o['label']}"
-                                                 for o in legal["options"]))
+            lines.append("Options: " + "; ".join(_option_text(o) for o in legal["options"]))
         if kind == "text" and legal.get("max_chars"):
             lines.append(f"Keep it under {legal['max_chars']} characters.")
         if syntax:

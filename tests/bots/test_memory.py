@@ -58,3 +58,4 @@ def test_notes_are_kept_whole_when_history_is_cut():
     prompt = build_prompt(builder, view, legal, 700, memory)
     assert prompt.cut > 0 and "They never defend A, B or C." in prompt.user
     assert "notes" not in build_prompt(builder, view, legal, 700, {}).user
+
