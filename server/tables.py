@@ -162,8 +162,7 @@ class Table:
         await self._dispatch()
 
     async def submit(self, seat: Seat, action: str | Mapping[str, Any], *, turn: int | None = None,
-                     decision: Decision | None = None, extra_meta: Mapping[str, Any] | None = None
-                     ) -> None:
+                     decision: Decision | None = None) -> None:
         """Apply one action; commit it and its events; then broadcast and ask for what's next.
 
         Raises the engine's errors (not your turn, game over) without changing anything."""
@@ -171,7 +170,7 @@ class Table:
             game = self.game
             assert game is not None
             loop = asyncio.get_running_loop()
-            meta: dict[str, Any] = dict(extra_meta or {})
+            meta: dict[str, Any] = {}
             if decision is not None:
                 meta["latency_ms"] = round(decision.latency_ms, 3)
             elif seat.turn is not None:

@@ -1,8 +1,8 @@
 """Colonel Blotto baselines: `scripted:adaptive` (models the opponent, best-responds) and
 `scripted:uniform` (an even split every round).
 
-The adaptive bot keeps no state of its own: the public history in its view holds every resolved
-round, so the opponent model is rebuilt from the view on each decision.
+The adaptive bot keeps no state of its own: the opponent model is rebuilt on each decision from
+the resolved rounds in its view (the latest 25; older rounds weigh almost nothing after decay).
 """
 
 from __future__ import annotations

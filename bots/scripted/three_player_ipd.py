@@ -1,8 +1,9 @@
 """Three-player IPD baselines: `scripted:tit-for-tat` (per opponent, reacts to threats in chat),
 `scripted:grim` and `scripted:always-defect`.
 
-Everything is read from the seat's view: the public history of resolved rounds (who chose what
-against whom) and the public chat log; the bots keep no state of their own.
+Everything is read from the seat's view: the recent resolved rounds (who chose what against whom)
+and the recent chat. Views hold a bounded window of rounds, so grim also keeps its grudges in its
+seat's memory: a betrayal older than the window is never forgiven.
 """
 
 from __future__ import annotations
@@ -112,8 +113,22 @@ class Grim(TitForTat):
               "don't, I stop for good.")
     grudge = "you defected on me, and I do not forgive."
 
+    def __init__(self) -> None:
+        self.grudges: list[int] = []
+
+    async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
+                     memory: dict[str, Any]) -> Decision:
+        self.grudges = memory.setdefault("grudges", [])
+        me = view["seat"]
+        for o in opponents(view, me):
+            if o not in self.grudges and DEFECT in moves_against(view, o, me):
+                self.grudges.append(o)
+        return await super().decide(view, legal, memory)
+
     def choice(self, view: Mapping[str, Any], opponent: int, me: int) -> str:
-        return DEFECT if DEFECT in moves_against(view, opponent, me) else COOPERATE
+        if opponent in self.grudges or DEFECT in moves_against(view, opponent, me):
+            return DEFECT
+        return COOPERATE
 
 
 class AlwaysDefect(TitForTat):
