@@ -256,9 +256,32 @@ class Game(ABC):
         self.finish({s: 0.0 for s in range(self.players)}, (), reason, void=True)
         return self._events[first:]
 
-    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
-        """Events `seat` may see with seq >= since."""
-        return [e for e in self._events[since:] if e.visible(seat)]
+    def events_for(self, seat: int | None, since: int = 0, limit: int | None = None
+                   ) -> list[Event]:
+        """Events `seat` may see with seq >= since, the first `limit` of them (all if None);
+        reads no further than it must, so a page of a long game's log costs a page."""
+        if limit is None:
+            return [e for e in self._events[since:] if e.visible(seat)]
+        found: list[Event] = []
+        events = self._events
+        for i in range(max(since, 0), len(events)):
+            e = events[i]
+            if e.visible(seat):
+                found.append(e)
+                if len(found) >= limit:
+                    break
+        return found
+
+    def latest_events_for(self, seat: int | None, count: int) -> list[Event]:
+        """The last `count` events `seat` may see, oldest first (read from the end)."""
+        found: list[Event] = []
+        for e in reversed(self._events):
+            if len(found) >= count:
+                break
+            if e.visible(seat):
+                found.append(e)
+        found.reverse()
+        return found
 
     @property
     def events(self) -> list[Event]:

@@ -44,7 +44,7 @@ def history_page(table: Table, seat: int | None, since: int, limit: int = HISTOR
     page: list[dict[str, Any]] = []
     size = 0
     next_seq: int | None = None
-    for e in game.events_for(seat, max(since, 0)):
+    for e in game.events_for(seat, max(since, 0), limit + 1):
         if len(page) >= limit or size > HISTORY_PAGE_CHARS:
             next_seq = e.seq
             break
@@ -85,5 +85,4 @@ def catch_up_message(table: Table, seat: int | None) -> dict[str, Any]:
     resumed players); older events are fetched with `history`."""
     game = table.game
     assert game is not None
-    visible = game.events_for(seat)
-    return events_message(table, seat, visible[-RECENT_EVENTS:])
+    return events_message(table, seat, game.latest_events_for(seat, RECENT_EVENTS))

@@ -282,3 +282,15 @@ def test_the_hidden_setup_is_revealed_at_the_end_and_kept_in_the_record():
 def test_derived_seeds_are_stable_and_distinct():
     assert derive_seed(7, "roles") == derive_seed(7, "roles")
     assert derive_seed(7, "roles") != derive_seed(7, "map") != derive_seed(8, "roles")
+
+
+def test_event_pages_and_the_latest_events_match_the_whole_log():
+    game = new(FORFEIT)
+    for _ in range(3):
+        for seat in range(4):
+            game.act(seat, "a")
+    for seat in (None, 0, 3):
+        everything = game.events_for(seat)
+        assert game.events_for(seat, 2, limit=3) == [e for e in everything if e.seq >= 2][:3]
+        assert game.latest_events_for(seat, 4) == everything[-4:]
+        assert game.latest_events_for(seat, 1000) == everything
