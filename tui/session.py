@@ -6,12 +6,15 @@ screen to show from it. Nothing here imports Textual, so the model is easy to te
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_EVENTS = 2_000  # recent events kept in the model; the transcript keeps its own scrollback
 HISTORY_PAGE = 200  # events asked for per `history` request (the server's page limit)
+MAX_GAP = 1_000  # seqs of a reconnect gap fetched at most (its latest); ctrl+o pages further back
+CATCH_UP = "catch_up"  # key set (True) on the events fetched to fill a reconnect gap
 
 
 def events_after(events: Sequence[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
@@ -44,6 +47,18 @@ class _Fetch:
 
 
 @dataclass
+class _Gap:
+    """Seqs [since, stop) we may have missed while disconnected (the catch-up `event` after a
+    reconnect starts at `stop`): fetched with `history`, page by page, into `events`."""
+
+    since: int
+    stop: int
+    asked: int  # everything below it is in `events` (or was not visible to us)
+    ref: Any = None  # the id of the request in flight
+    waiting: bool = False  # a request is out (or about to be) for the page from `asked`
+
+
+@dataclass
 class Session:
     name: str
     url: str
@@ -61,12 +76,22 @@ class Session:
     # Events we were sent, ascending seq, each once; at most MAX_EVENTS (the oldest drop out).
     events: list[dict[str, Any]] = field(default_factory=list)
     last_seq: int = -1  # highest seq folded in: `event` messages at or below it are repeats
-    first_seq: int | None = None  # every visible event from here to last_seq has been seen
+    # Every visible event from here to last_seq has been seen (once any reconnect gap is filled).
+    first_seq: int | None = None
     # Events fetched with `history` from before first_seq: each completed fetch is appended, so
     # later fetches (older events) come last. Bounded like `events`.
     earlier: list[dict[str, Any]] = field(default_factory=list)
     _more: dict[str, Any] | None = field(default=None, repr=False)  # see history_request()
     _fetch: _Fetch | None = field(default=None, repr=False)
+    # Reconnect gaps being filled, oldest first (see gap_request()).
+    gaps: list[_Gap] = field(default_factory=list)
+    _resync: bool = field(default=False, repr=False)  # reconnected: check the next `event`
+    # Spans of a huge gap left unfetched, as (its first seq, the first_seq to go back to once
+    # ctrl+o has paged back to it); the latest last. See ask_earlier().
+    _skips: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    _skip_notice: tuple[int, int] | None = field(default=None, repr=False)
+    _gap_refs: set[Any] = field(default_factory=set, repr=False)  # ids of gap requests sent
+    left: str | None = None  # the table we last left (a running game keeps our seat)
     game_over: dict[str, Any] | None = None
     leaderboards: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     last_error: dict[str, Any] | None = None
@@ -81,6 +106,14 @@ class Session:
         self.player = msg.get("player")
         self.envs = list(msg.get("envs") or [])
         self.bots = msg.get("bots")
+        # A (re)connection: requests sent on a previous connection will never be answered.
+        self._fetch = None
+        self._more = None
+        for gap in self.gaps:
+            gap.waiting = False
+            gap.ref = None
+        # Back at a table we followed: events went by while we were away.
+        self._resync = self.table is not None and self.last_seq >= 0
 
     def _on_envs(self, msg: dict[str, Any]) -> None:
         self.envs = list(msg.get("envs") or [])
@@ -91,6 +124,8 @@ class Session:
     def _on_table(self, msg: dict[str, Any]) -> None:
         table = msg["table"]
         mine = msg.get("your_seat")
+        if table["id"] == self.left and msg.get("ref") is None:
+            mine = None  # we left; the server's broadcasts about our seat do not take us back
         current = self.table is not None and self.table["id"] == table["id"]
         if mine is not None or current or table["id"] == self.watching:
             if self.table is None or self.table["id"] != table["id"]:
@@ -98,6 +133,7 @@ class Session:
             self.table = table
             if mine is not None:
                 self.seat = mine
+                self.left = None
         self.tables = [table if t["id"] == table["id"] else t for t in self.tables]
 
     def _on_your_turn(self, msg: dict[str, Any]) -> None:
@@ -112,7 +148,14 @@ class Session:
     def _on_event(self, msg: dict[str, Any]) -> None:
         if not self._ours(msg):
             return
-        self._fold(msg.get("events") or [])
+        events = msg.get("events") or []
+        if self._resync:  # the first events since we reconnected (the catch-up, or newer)
+            self._resync = False
+            first = next((e["seq"] for e in events if isinstance(e.get("seq"), int)
+                          and e["seq"] > self.last_seq), None)
+            if first is not None and first > self.last_seq + 1:
+                self._open_gap(self.last_seq + 1, first)
+        self._fold(events)
         if msg.get("view") is not None:
             self.view = msg["view"]
         self.text = msg.get("text") or self.text
@@ -130,12 +173,34 @@ class Session:
         if len(self.events) > MAX_EVENTS:
             del self.events[:-MAX_EVENTS]
 
+    def _open_gap(self, since: int, stop: int) -> None:
+        """Seqs [since, stop) went by while we were away (only possibly: events we may not see
+        take seqs too). A huge gap is fetched from its last MAX_GAP seqs only; the rest is left
+        to ctrl+o, which pages back from there (and then jumps over what we have)."""
+        if stop - since > MAX_GAP:
+            cut = stop - MAX_GAP
+            self._skip_notice = (cut - since, cut)
+            if self.first_seq is not None:
+                self._skips.append((since, self.first_seq))
+            self.first_seq = cut
+            self._fetch = None  # a page it was fetching would now land in the wrong place
+            self._more = None
+            since = cut
+        self.gaps.append(_Gap(since=since, stop=stop, asked=since))
+
     def _on_history(self, msg: dict[str, Any]) -> None:
-        """A page of the event log we asked for with `ask_earlier`: its events before our
-        first_seq go to `earlier` once the fetch is complete (a page the server cut short is
-        finished by `history_request()`); any newer than last_seq are folded in as new."""
+        """A page of the event log we asked for: for a reconnect gap (`gap_request`) its
+        events in the gap go into `events`, marked CATCH_UP; for `ask_earlier` its events before
+        our first_seq go to `earlier` once the fetch is complete (a page the server cut short is
+        finished by `history_request()`). Any newer than last_seq are folded in as new."""
+        if not self._ours(msg):
+            return
+        gap = self.gaps[0] if self.gaps else None
+        if gap is not None and gap.waiting and msg.get("ref") == gap.ref:
+            self._gap_page(gap, msg)
+            return
         fetch = self._fetch
-        if not self._ours(msg) or fetch is None or msg.get("ref") != fetch.ref:
+        if fetch is None or msg.get("ref") != fetch.ref:
             return
         newer = []
         for event in msg.get("events") or []:
@@ -154,7 +219,9 @@ class Session:
             self._more = self._history_request(more)
             return
         self.first_seq = fetch.since
-        if not fetch.events and fetch.since > 0:  # nothing we may see there: look further back
+        if self._skips and fetch.since <= self._skips[-1][0]:  # back at what we had: jump
+            self.first_seq = self._skips.pop()[1]
+        if not fetch.events and self.first_seq > 0:  # nothing we may see there: look further back
             self._fetch = None
             self._more = self.ask_earlier()
             return
@@ -163,6 +230,29 @@ class Session:
         self.earlier.extend(fetch.events)
         if len(self.earlier) > MAX_EVENTS:
             del self.earlier[:-MAX_EVENTS]
+
+    def _gap_page(self, gap: _Gap, msg: dict[str, Any]) -> None:
+        page: list[dict[str, Any]] = []
+        newer = []
+        for event in msg.get("events") or []:
+            seq = event.get("seq")
+            if not isinstance(seq, int):
+                continue
+            if seq > self.last_seq:
+                newer.append(event)
+            elif gap.asked <= seq < gap.stop and (not page or seq > page[-1]["seq"]):
+                page.append({**event, CATCH_UP: True})
+        if page:
+            at = bisect.bisect_left(self.events, page[0]["seq"], key=lambda e: e["seq"])
+            self.events[at:at] = page
+        self._fold(newer)
+        gap.waiting = False
+        gap.ref = None
+        more = msg.get("next")
+        if isinstance(more, int) and gap.asked < more < gap.stop:
+            gap.asked = more  # the rest of the gap: gap_request() hands it out
+        else:
+            self.gaps.pop(0)
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:
         if not self._ours(msg):
@@ -178,6 +268,8 @@ class Session:
         if self._fetch is not None and msg.get("ref") == self._fetch.ref:
             self._fetch = None  # the history request was refused: the key may ask again
             self._more = None
+        if self.gaps and self.gaps[0].waiting and msg.get("ref") == self.gaps[0].ref:
+            self.gaps.pop(0)  # refused: show what comes after it rather than wait forever
         # A refused action (bad input, retry) leaves our turn open: let the player answer again.
         if msg.get("code") in ("bad_action", "not_your_turn", "bad_message"):
             self.answered_turn = None
@@ -200,9 +292,16 @@ class Session:
         self.earlier = []
         self._more = None
         self._fetch = None
+        self.gaps = []
+        self._gap_refs = set()
+        self._resync = False
+        self._skips = []
+        self._skip_notice = None
         self.game_over = None
 
     def leave_table(self) -> None:
+        if self.table is not None:
+            self.left = self.table["id"]
         self._enter(None)
 
     def answered(self) -> None:
@@ -217,7 +316,8 @@ class Session:
         first = self.first_seq
         if self.table is None or self._fetch is not None or first is None or first <= 0:
             return None
-        since = max(0, first - HISTORY_PAGE)
+        floor = self._skips[-1][0] if self._skips else 0  # not into what we have
+        since = max(floor, first - HISTORY_PAGE)
         self._fetch = _Fetch(since=since, stop=first, asked=since)
         return self._history_request(since)
 
@@ -231,6 +331,36 @@ class Session:
         server cut short, or one with nothing we may see); None when there is none to send."""
         more, self._more = self._more, None
         return more
+
+    def gap_request(self) -> dict[str, Any] | None:
+        """The `history` request for the next page of the oldest reconnect gap, once (until
+        its reply, or a reconnect); None when there is no gap or its request is out."""
+        if not self.gaps or self.gaps[0].waiting or self.table is None:
+            return None
+        gap = self.gaps[0]
+        gap.waiting = True
+        return self._history_request(gap.asked)
+
+    def gap_sent(self, ref: Any) -> None:
+        """The request from `gap_request` went out with this id."""
+        if self.gaps and self.gaps[0].waiting:
+            self.gaps[0].ref = ref
+            self._gap_refs.add(ref)
+
+    def for_gap(self, msg: dict[str, Any]) -> bool:
+        """Whether a message answers one of our gap requests (not ctrl+o's)."""
+        return msg.get("ref") in self._gap_refs
+
+    @property
+    def complete_below(self) -> int | None:
+        """While a reconnect gap is being filled, the seq up to which (excluded) `events` has
+        every event we may see; None when it has them all. A transcript stops there."""
+        return self.gaps[0].asked if self.gaps else None
+
+    def take_skip_notice(self) -> tuple[int, int] | None:
+        """Once, after a huge gap: (how many seqs were not fetched, the first seq fetched)."""
+        notice, self._skip_notice = self._skip_notice, None
+        return notice
 
     @property
     def fetching_earlier(self) -> bool:

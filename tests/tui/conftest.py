@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,19 @@ def server_db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def embedded(server_db: Path) -> Iterator[object]:
+async def embedded(server_db: Path) -> AsyncIterator[object]:
+    """The server runs in its own thread; the test's apps run on the test's event loop.
+
+    The teardown stops the server from a worker thread so that the test loop keeps running:
+    an app that just exited leaves its client's websocket close handshake to finish on that
+    loop. A blocking `server.stop()` here froze the loop mid-handshake, and the server, voiding
+    the running game on shutdown, then waited its 10 s close timeout on every such connection
+    (websockets' `send` on a CLOSING connection waits for the TCP close), 10-20 s per test."""
     from server.embedded import start_embedded
 
     server_db.parent.mkdir(parents=True, exist_ok=True)
-    server = start_embedded(str(server_db))
+    server = await asyncio.to_thread(start_embedded, str(server_db))
     try:
         yield server
     finally:
-        server.stop()
+        await asyncio.to_thread(server.stop)

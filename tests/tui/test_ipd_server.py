@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from tests.tui.helpers import wait_for, wait_for_text
 from tui.app import ParlorApp
 
@@ -45,3 +47,28 @@ async def test_full_ipd_game_against_two_bots(embedded):
         assert all(h["decisions"]["0"]["1"] == "defect" for h in history)
         row = next(line for line in text.splitlines() if "(you)" in line)
         assert f"{over['result']['rewards']['0']:+g}" in row  # our reward, read off the screen
+
+
+async def test_leave_game_works_while_the_chat_line_has_focus(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        app.client.send("create_table", env="three-player-ipd", seats=["human", "random", "random"],
+                        join_seat=0, seed=5)
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us
+                       and app.session.legal["kind"] == "text", "our chat turn")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input), "the chat line's focus")
+        text = await wait_for_text(pilot, "^l Leave game")  # the footer names the key
+        assert "^x" not in text
+        await pilot.press(*"half a thou")
+        await pilot.press("ctrl+x")  # the chat line's own key (cut) stays the chat line's
+        assert app.screen.KIND == "game" and app.focused.value == "half a thou"
+        table_id = app.session.table["id"]
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby after leaving")
+        assert app.session.table is None
+        app.client.send("list_tables")
+        await wait_for(pilot, lambda: any(t["id"] == table_id for t in app.session.tables),
+                       "the table list")
+        await pilot.pause(0.2)  # the server still tells us of the seat it keeps for us: no return
+        assert app.screen.KIND == "lobby" and app.session.table is None

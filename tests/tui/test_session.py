@@ -55,3 +55,19 @@ def test_bots_are_read_from_every_welcome_shape():
         s.bots = bots
         assert s.bots_for("colonel-blotto") == {"random": "uniform",
                                                 "scripted:adaptive": "adapts"}
+
+
+def test_leaving_a_running_game_is_not_undone_by_the_servers_broadcasts():
+    s = Session(name="ann", url="ws://x")
+    s.apply({"type": "table", "table": _table("playing"), "your_seat": 0, "ref": 3})
+    s.leave_table()  # the seat stays ours on the server (a disconnect), which says so to all
+    broadcast = {"type": "table", "table": _table("playing"), "your_seat": 0}
+    s.apply(broadcast)
+    assert s.table is None and next_screen(s, broadcast, "lobby") is None
+    turn = {"type": "your_turn", "table_id": "t9", "seat": 0, "turn": 5, "view": {},
+            "legal": {"kind": "text"}, "text": "", "deadline": None}
+    s.apply(turn)
+    assert s.turn is None and next_screen(s, turn, "lobby") is None
+    resumed = {"type": "table", "table": _table("playing"), "your_seat": 0, "ref": 9}
+    s.apply(resumed)  # our own request (join, resume) takes us back
+    assert s.table["id"] == "t9" and next_screen(s, resumed, "lobby").KIND == "game"

@@ -1,13 +1,20 @@
 """The transcript on a real embedded server: the env's own lines (sent by the server) once each,
-and the "Earlier events" key bringing back what a resumed player's window left out."""
+the "Earlier events" key bringing back what a resumed player's window left out, and the events
+missed while disconnected fetched into place on reconnecting."""
 
 from __future__ import annotations
 
-from textual.pilot import Pilot
+import itertools
+from typing import Any
 
+from textual.pilot import Pilot
+from websockets.asyncio.client import connect
+
+from server.protocol import decode_server_message, encode, request
 from tests.tui.helpers import wait_for, wait_for_text
 from tui.app import ParlorApp
-from tui.widgets.transcript import EARLIER, Transcript
+from tui.session import CATCH_UP, HISTORY_PAGE, MAX_GAP
+from tui.widgets.transcript import CAUGHT_UP, EARLIER, Transcript
 
 SIZE = (140, 50)
 
@@ -96,4 +103,121 @@ async def test_earlier_events_key_after_a_resume(embedded):
         assert seqs == list(range(s.last_seq + 1))  # every event of the game, once
 
         await pilot.press("ctrl+o")  # nothing before the start
+        await wait_for(pilot, lambda: "start of the game" in _lines(app)[-1], "the notice")
+
+
+async def _play_elsewhere(url: str, token: str, table_id: str, until_seq: int) -> int:
+    """The same player on another connection (a second terminal, say) resumes the table and
+    plays our seat until the game's seq passes `until_seq`; returns the latest seq it saw."""
+    ids = itertools.count(1_000)
+
+    async def send(ws: Any, type: str, **body: Any) -> None:
+        await ws.send(encode(request(type, next(ids), **body)))
+
+    async with connect(url) as ws:
+        await send(ws, "hello", name="ann", token=token)
+        await send(ws, "resume", table_id=table_id)
+        last = -1
+        while True:
+            msg = decode_server_message(await ws.recv())
+            if msg["type"] == "event" and msg["events"]:
+                last = max(last, msg["events"][-1]["seq"])
+            elif msg["type"] == "your_turn":
+                if last > until_seq:
+                    return last
+                await send(ws, "act", table_id=table_id, turn=msg["turn"], action="[A7 B7 C6]")
+
+
+def _gap_end(app: ParlorApp, before: int) -> int:
+    """The first seq after `before` that came with the catch-up rather than the gap's fetch (the
+    resume's first event, or a live one that overtook it: the gap then runs up to that)."""
+    return next(e["seq"] for e in app.session.events
+                if e["seq"] > before and not e.get(CATCH_UP))
+
+
+async def _play_then_drop(pilot: Pilot, app: ParlorApp, rounds: int) -> tuple[str, int]:
+    """A Blotto table where we play three rounds, then the link drops: (table id, last seq)."""
+    table_id = await _new_blotto_table(pilot, app, rounds=rounds, win_rounds=rounds)
+    s = app.session
+    for played in (1, 2, 3):
+        await wait_for(pilot, lambda: s.awaiting_us, "our turn")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda p=played: _resolved(app) >= p, f"round {played}")
+    await wait_for(pilot, lambda: s.awaiting_us, "our turn")
+    app.client._ws.transport.abort()  # the link drops
+    await wait_for(pilot, lambda: app.screen.KIND == "connect", "the connect screen")
+    return table_id, s.last_seq
+
+
+async def test_events_missed_while_disconnected_are_fetched_into_place(embedded):
+    app = ParlorApp(embedded.url, "ann", server_key="gap-test")
+    async with app.run_test(size=SIZE) as pilot:
+        s = app.session
+        table_id, before = await _play_then_drop(pilot, app, rounds=150)
+        # While we are away the game goes on (our seat played elsewhere) for over 100 events,
+        # the most a resume brings back: more than a page of history is missed.
+        last = await _play_elsewhere(embedded.url, s.player["token"], table_id,
+                                     before + 100 + HISTORY_PAGE + 50)
+        await pilot.press("r")  # reconnect: hello with our token, then resume
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and s.last_seq >= last
+                       and not s.gaps and app.screen.query_one(Transcript).last_seq
+                       == s.last_seq, "the missed events fetched")
+        resumed = _gap_end(app, before)
+        assert resumed >= last - 99  # at most the 100 events a resume brings back
+        fetched = [e["seq"] for e in s.events if e.get(CATCH_UP)]
+        assert fetched == list(range(before + 1, resumed))  # all that the resume left out
+        assert len(fetched) > HISTORY_PAGE  # more than one page
+        await wait_for(pilot, lambda: s.awaiting_us, "our turn after the reconnect")
+        played = _resolved(app)
+        await pilot.press("enter")  # the game goes on below the lines caught up
+        await wait_for(pilot, lambda: _resolved(app) > played, "the next round")
+        await wait_for(pilot, lambda: app.screen.query_one(Transcript).last_seq == s.last_seq,
+                       "the new lines")
+        assert [e["seq"] for e in s.events] == list(range(s.last_seq + 1))  # each seq once
+        expected = [e["text"] for e in s.events if e["seq"] <= before]
+        expected.append("┄┄ missed while disconnected, fetched on reconnecting ┄┄")
+        expected += [CAUGHT_UP + e["text"] for e in s.events if e.get(CATCH_UP)]
+        expected.append("┄┄ caught up ┄┄")
+        expected += [e["text"] for e in s.events if e["seq"] >= resumed]
+        assert _flat(_lines(app)) == _flat(expected)  # in order, each once, marked
+
+
+async def test_a_huge_gap_shows_its_latest_part_and_ctrl_o_pages_back_to_the_rest(embedded):
+    app = ParlorApp(embedded.url, "ann", server_key="huge-gap-test")
+    async with app.run_test(size=SIZE) as pilot:
+        s = app.session
+        table_id, before = await _play_then_drop(pilot, app, rounds=400)
+        last = await _play_elsewhere(embedded.url, s.player["token"], table_id,
+                                     before + 100 + MAX_GAP + 20)  # < a page left out
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and s.last_seq >= last
+                       and not s.gaps and app.screen.query_one(Transcript).last_seq
+                       == s.last_seq, "the latest part of the gap fetched")
+        resumed = _gap_end(app, before)
+        assert resumed >= last - 99
+        fetched = [e["seq"] for e in s.events if e.get(CATCH_UP)]
+        assert fetched == list(range(resumed - MAX_GAP, resumed))  # only its latest part
+        left_out = resumed - MAX_GAP - (before + 1)
+        assert 0 < left_out < HISTORY_PAGE  # one ctrl+o page brings them all
+        lines = _lines(app)
+        note = f"· up to {left_out:,} earlier events not shown; ctrl+o pages back"
+        assert note in lines
+        assert _flat(lines[:lines.index(note)]) == _flat(
+            [e["text"] for e in s.events if e["seq"] <= before])
+
+        await pilot.press("ctrl+o")  # the events left out, as an earlier block
+        await wait_for(pilot, lambda: any("earlier events" in line for line in _lines(app)),
+                       "the earlier block")
+        assert s.at_start  # what comes before them we had all along
+        block = sorted(s.earlier, key=lambda e: e["seq"])
+        assert [e["seq"] for e in block] == list(range(before + 1, resumed - MAX_GAP))
+        seqs = sorted([e["seq"] for e in block] + [e["seq"] for e in s.events])
+        assert seqs == list(range(s.last_seq + 1))  # every seq once
+        lines = _lines(app)
+        top = lines.index(next(line for line in lines if "earlier events (before" in line))
+        assert _flat(lines[top + 1:-1]) == _flat([EARLIER + e["text"] for e in block])
+        rounds = sum(e["type"] == "round_resolved" for e in [*block, *s.events])
+        for r in range(1, rounds + 2):  # and every round's opening line on screen once
+            assert sum(line.endswith(f"── Round {r} of 400 ──") for line in lines) == 1
+        await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: "start of the game" in _lines(app)[-1], "the notice")

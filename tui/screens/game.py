@@ -4,6 +4,13 @@ The transcript shows the events the server sent (a resumed player or a late spec
 latest ones). ctrl+o asks the server (`history`) for the page of events just before the earliest
 one we have; each press goes one page further back, until the start of the game. The page shows
 at the bottom of the transcript as a marked block of earlier lines, scrolled to its top.
+
+After a reconnect, the events that went by while we were away and are not in the catch-up the
+server sends (its latest 100) are fetched with `history`, page by page, and shown in their place
+(the transcript holds the newer lines back until then); of a huge gap, only the latest
+session.MAX_GAP seqs are fetched, and a note says ctrl+o pages back to the rest.
+
+ctrl+l leaves the game from anywhere on the screen, the chat line included.
 """
 
 from __future__ import annotations
@@ -26,9 +33,10 @@ from tui.widgets.transcript import Transcript
 
 class GameScreen(ParlorScreen):
     KIND = "game"
-    # No plain letters (the chat line and forms take typing) and none an Input already uses.
+    # No plain letters (the chat line and forms take typing) and none an Input already uses
+    # (ctrl+x is its "cut"). Leave is a priority binding: it works whatever has focus.
     BINDINGS = [
-        Binding("ctrl+x", "leave", "Leave game"),
+        Binding("ctrl+l", "leave", "Leave game", priority=True),
         Binding("ctrl+o", "earlier", "Earlier events"),
         Binding("ctrl+b", "scroll_transcript(-1)", "Scroll transcript", key_display="^b/^f"),
         Binding("ctrl+f", "scroll_transcript(1)", "Scroll transcript", show=False),
@@ -50,16 +58,28 @@ class GameScreen(ParlorScreen):
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "error":
             self.query_one(Transcript).note(f"{msg.get('code')}: {msg.get('message')}")
-        if msg["type"] == "history":
+        if msg["type"] == "history" and not self.session.for_gap(msg):
             self._history_arrived()
         self.render_session()
 
     def render_session(self) -> None:
         s = self.session
         self.query_one(GameHeader).show(s)
-        self.query_one(Transcript).show(s.events, s.seat_name)
+        transcript = self.query_one(Transcript)
+        transcript.show(s.events, s.seat_name, below=s.complete_below)
+        self._fill_gap(transcript)
         self.query_one(PrivatePanel).show((s.view or {}).get("private"))
         self.query_one(EnvWidget).show(s)
+
+    def _fill_gap(self, transcript: Transcript) -> None:
+        """Ask for the next page of a reconnect gap (one request at a time)."""
+        s = self.session
+        skipped = s.take_skip_notice()
+        if skipped is not None:
+            transcript.skipped(*skipped)
+        request = s.gap_request()
+        if request is not None:
+            s.gap_sent(self.client.send("history", **request))
 
     @on(EnvWidget.Act)
     def _act(self, event: EnvWidget.Act) -> None:

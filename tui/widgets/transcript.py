@@ -2,7 +2,9 @@
 
 Each line is the event's `text`, written by the env on the server for this seat; the generic
 line of tui/describe.py stands in only when a server sends none. Earlier events fetched with
-`history` come as a marked block at the bottom (a log only grows downwards).
+`history` come as a marked block at the bottom (a log only grows downwards). Events missed while
+disconnected are fetched before what came after them is shown, so they take their place in order,
+as a marked block of catch-up lines.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from tui.describe import Namer, describe_event
-from tui.session import events_after, events_before
+from tui.session import CATCH_UP, events_after, events_before
 
 MAX_LINES = 3_000  # lines kept on screen: a long game's transcript stays bounded in memory
 EARLIER = "↑ "  # the mark in front of every line of an earlier block
+CAUGHT_UP = "↻ "  # the mark in front of every line fetched after a reconnect
 
 
 def event_line(event: dict[str, Any], name: Namer) -> str:
@@ -29,25 +32,52 @@ class Transcript(RichLog):
     """Appends only what it has not shown: events after its last seq, and fetched earlier events
     before its first seq (each seq is shown once)."""
 
-    COMPONENT_CLASSES = {"transcript--earlier", "transcript--rule"}  # styled in parlor.tcss
+    # earlier and rule are styled in parlor.tcss, catch-up by DEFAULT_CSS
+    COMPONENT_CLASSES = {"transcript--earlier", "transcript--rule", "transcript--catch-up"}
+    DEFAULT_CSS = "Transcript > .transcript--catch-up { text-style: italic; }"
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
                          max_lines=MAX_LINES, min_width=1)  # wrap to the pane, however narrow
         self.can_focus = False
         self.last_seq = -1  # highest seq shown
-        self.first_seq: int | None = None  # lowest seq shown
+        self.first_seq: int | None = None  # lowest seq shown (an earlier block goes before it)
+        self._catching_up = False  # the last line written was a catch-up line
 
-    def show(self, events: Sequence[dict[str, Any]], name: Namer) -> None:
+    def show(self, events: Sequence[dict[str, Any]], name: Namer,
+             below: int | None = None) -> None:
+        """Write the events after the last one shown, up to `below` (excluded) when given: the
+        events past a reconnect gap wait until the gap is filled."""
         new = events_after(events, self.last_seq)
+        if below is not None:
+            new = [e for e in new if e["seq"] < below]
         if not new:
             return
         follow = self._following()
+        rule = self.get_component_rich_style("transcript--rule")
         for event in new:
-            self.write(event_line(event, name), scroll_end=follow)
+            caught_up = bool(event.get(CATCH_UP))
+            if caught_up and not self._catching_up:
+                self.write(Text("┄┄ missed while disconnected, fetched on reconnecting ┄┄",
+                                style=rule), scroll_end=follow)
+            elif self._catching_up and not caught_up:
+                self.write(Text("┄┄ caught up ┄┄", style=rule), scroll_end=follow)
+            self._catching_up = caught_up
+            if caught_up:
+                self.write(Text(CAUGHT_UP + event_line(event, name),
+                                style=self.get_component_rich_style("transcript--catch-up")),
+                           scroll_end=follow)
+            else:
+                self.write(event_line(event, name), scroll_end=follow)
         self.last_seq = new[-1]["seq"]
         if self.first_seq is None:
             self.first_seq = new[0]["seq"]
+
+    def skipped(self, count: int, resume_at: int) -> None:
+        """A reconnect gap too long to fetch whole: its first `count` seqs are left out (ctrl+o
+        brings them back as earlier blocks), and the lines go on from seq `resume_at`."""
+        self.note(f"up to {count:,} earlier events not shown; ctrl+o pages back")
+        self.first_seq = resume_at
 
     def show_earlier(self, earlier: Sequence[dict[str, Any]], name: Namer) -> int:
         """Write the fetched events from before the first one shown, as a marked block whose
