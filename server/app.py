@@ -15,6 +15,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, ConnectionClosedError
+from websockets.protocol import State
 
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
@@ -37,6 +38,7 @@ log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
 SEND_TIMEOUT = 10.0  # seconds a client may take to take in one message before it is dropped
+CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
 
 
 class Connection:
@@ -50,7 +52,10 @@ class Connection:
     async def send(self, msg: Mapping[str, Any]) -> None:
         """Send, or drop a client that stopped reading: its full buffers would otherwise hold up
         its table (every recipient is sent to in turn) until the keepalive gives up (~40 s). The
-        dropped client is then a disconnect like any other (grace, then the table's policy)."""
+        dropped client is then a disconnect like any other (grace, then the table's policy). A
+        connection already closing is not waited on (websockets would wait for its close)."""
+        if self.ws.state is not State.OPEN:
+            raise ConnectionClosedError(None, None)
         try:
             await asyncio.wait_for(self.ws.send(p.encode(msg)), self.send_timeout)
         except TimeoutError:
@@ -71,6 +76,7 @@ class Server:
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
+        self._conns: set[Connection] = set()
         self._ids = itertools.count(1)
         self._server: Any = None
         self.port: int | None = None
@@ -111,19 +117,26 @@ class Server:
             await table.close()
         if self._server is not None:
             self._server.close()
-            await self._server.wait_closed()
+            try:  # a half-closed client would hold this until the next keepalive ping
+                await asyncio.wait_for(self._server.wait_closed(), CLOSE_GRACE)
+            except TimeoutError:
+                for conn in list(self._conns):
+                    conn.ws.transport.abort()
+                await self._server.wait_closed()
         if self.store is not None:
             await self.store.close()
 
     # -- connections ---------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.send_timeout)
+        self._conns.add(conn)
         try:
             async for raw in ws:
                 await self._on_message(conn, raw)
         except ConnectionClosed:
             pass
         finally:
+            self._conns.discard(conn)
             await self._on_close(conn)
 
     async def _on_message(self, conn: Connection, raw: str | bytes) -> None:
