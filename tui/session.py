@@ -202,16 +202,9 @@ class Session:
         fetch = self._fetch
         if fetch is None or msg.get("ref") != fetch.ref:
             return
-        newer = []
-        for event in msg.get("events") or []:
-            seq = event.get("seq")
-            if not isinstance(seq, int):
-                continue
-            if seq > self.last_seq:
-                newer.append(event)
-            elif fetch.asked <= seq < fetch.stop and (not fetch.events
-                                                      or seq > fetch.events[-1]["seq"]):
-                fetch.events.append(event)
+        newer, page = self._split_page(msg, fetch.asked, fetch.stop,
+                                       fetch.events[-1]["seq"] if fetch.events else -1)
+        fetch.events.extend(page)
         self._fold(newer)
         more = msg.get("next")
         if isinstance(more, int) and fetch.asked < more < fetch.stop:
@@ -231,17 +224,25 @@ class Session:
         if len(self.earlier) > MAX_EVENTS:
             del self.earlier[:-MAX_EVENTS]
 
-    def _gap_page(self, gap: _Gap, msg: dict[str, Any]) -> None:
+    def _split_page(self, msg: dict[str, Any], asked: int, stop: int, after: int
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A history reply as (events newer than last_seq, to fold in as new; events of the
+        asked range [asked, stop) above `after`, each seq once, ascending)."""
+        newer: list[dict[str, Any]] = []
         page: list[dict[str, Any]] = []
-        newer = []
         for event in msg.get("events") or []:
             seq = event.get("seq")
             if not isinstance(seq, int):
                 continue
             if seq > self.last_seq:
                 newer.append(event)
-            elif gap.asked <= seq < gap.stop and (not page or seq > page[-1]["seq"]):
-                page.append({**event, CATCH_UP: True})
+            elif asked <= seq < stop and seq > (page[-1]["seq"] if page else after):
+                page.append(event)
+        return newer, page
+
+    def _gap_page(self, gap: _Gap, msg: dict[str, Any]) -> None:
+        newer, page = self._split_page(msg, gap.asked, gap.stop, -1)
+        page = [{**event, CATCH_UP: True} for event in page]
         if page:
             at = bisect.bisect_left(self.events, page[0]["seq"], key=lambda e: e["seq"])
             self.events[at:at] = page
