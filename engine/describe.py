@@ -1,5 +1,5 @@
-"""Event -> one line of transcript text, for the events the base `Game` emits and as the fallback
-for any other event (envs describe their own events in their text module)."""
+"""Event -> one line of transcript text, for the events the base `Game` emits, the round
+markers every round-based env emits, and as the fallback for any other event (envs describe their own events in their text module)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,11 @@ def short(value: Any) -> str:
     return str(value)
 
 
+def _round_started(d: Mapping[str, Any], name: Namer) -> str:
+    total = f" of {d['rounds']}" if "rounds" in d else ""
+    return f"── Round {d['round']}{total} ──"
+
+
 def _invalid(d: Mapping[str, Any], name: Namer) -> str:
     fatal = " (no retries left)" if d.get("fatal") else ""
     return f"Invalid move by {name(d['seat'])}: {d.get('reason', '')}{fatal}"
@@ -69,6 +74,7 @@ def _game_over(d: Mapping[str, Any], name: Namer) -> str:
 
 
 _BASE: dict[str, Callable[[Mapping[str, Any], Namer], str]] = {
+    "round_started": _round_started,
     "invalid_move": _invalid,
     "forfeit": _forfeit,
     "eliminated": _eliminated,

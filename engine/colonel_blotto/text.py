@@ -119,8 +119,6 @@ def _status(pub: Mapping[str, Any], me: Mapping[str, Any], seat: int | None,
 def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
     """One transcript line for a Blotto event."""
     try:
-        if kind == "round_started":
-            return f"── Round {data['round']} of {data['rounds']} ──"
         if kind == "allocation_submitted":
             return f"{name(data['seat'])} has allocated"
         if kind == "round_resolved":

@@ -127,8 +127,6 @@ def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -
 def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
     """One transcript line for an IPD event."""
     try:
-        if kind == "round_started":
-            return f"── Round {data['round']} of {data['rounds']} ──"
         if kind == "chat":
             return f"{name(data['seat'])}: {data['text'] or '(said nothing)'}"
         if kind == "decisions_open":
