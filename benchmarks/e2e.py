@@ -91,7 +91,7 @@ print(json.dumps({"code": code, "seconds": seconds, "rss_start_kb": before["VmRS
 
 # ------------------------------------------------------------------------------ parlor sim
 def sim_argv(work: Workload, games: int, db: Path | None) -> list[str]:
-    argv = ["sim", work.env, "--games", str(games), "--seed", "0"]
+    argv = ["sim", work.env, "--games", str(games), "--seed", "0", "--quiet"]
     for spec in work.specs:
         argv += ["--seat", spec]
     return argv + (["--db", str(db)] if db else [])
@@ -185,26 +185,34 @@ def replay(games: list[tuple[str, dict[str, Any], int, int, list[tuple[Any, ...]
 
 
 # ------------------------------------------------------------------------------ store alone
-def store_calls(pairs: list[tuple[ActionRecord, list[Event]]], calls: int, db: str
-                ) -> tuple[int, float]:
+def store_calls(pairs: list[tuple[ActionRecord, list[Event]]], calls: int, db: str,
+                together: int = 1) -> tuple[int, float]:
     """`Store.record_action` on its own: the stored Blotto actions and their events written
-    again, one game row per 1,000 calls. Returns (calls, seconds spent in record_action)."""
+    again, one game row per 1,000 calls, by `together` writers at once (as many tables moving
+    in the same turn of the loop: they share group commits). Returns (calls, seconds)."""
+    async def writer(store: Store, game_id: int, first: int, count: int) -> None:
+        for n in range(first, first + count):
+            record, events = pairs[n % len(pairs)]
+            events = [Event(n * 10 + i, e.step, e.type, e.data, e.visible_to, e.clock)
+                      for i, e in enumerate(events)]  # unique seqs within the game row
+            await store.record_action(game_id, n, record, events, turn=None,
+                                      usage={"latency_ms": 0.0})
+
     async def run() -> tuple[int, float]:
         store = await Store.open(db)
         spent = 0.0
         try:
-            for n in range(calls):
-                if n % 1000 == 0:
-                    game_id = await store.create_game(
-                        table_id="bench", env="colonel-blotto", rules_version="1", preset=None,
-                        config={}, seed=n, seats=[{"identity": "random", "name": "random",
+            per_game = 1000
+            for first in range(0, calls, per_game):
+                game_id = await store.create_game(
+                    table_id="bench", env="colonel-blotto", rules_version="1", preset=None,
+                    config={}, seed=first, seats=[{"identity": "random", "name": "random",
                                                    "kind": "bot"}])
-                record, events = pairs[n % len(pairs)]
-                events = [Event(n * 10 + i, e.step, e.type, e.data, e.visible_to, e.clock)
-                          for i, e in enumerate(events)]  # unique seqs within the game row
+                count = min(per_game, calls - first)
+                share = -(-count // together)
                 start = time.perf_counter()
-                await store.record_action(game_id, n, record, events, turn=None,
-                                          usage={"latency_ms": 0.0})
+                await asyncio.gather(*(writer(store, game_id, first + k, min(share, count - k))
+                                       for k in range(0, count, share)))
                 spent += time.perf_counter() - start
         finally:
             await store.close()
@@ -229,9 +237,14 @@ def storage(db: Path) -> dict[str, float]:
         except sqlite3.OperationalError:  # no dbstat in this sqlite build: the file size only
             conn.execute("VACUUM")
             total = conn.execute("PRAGMA page_count").fetchone()[0] * page
-        llm, record = conn.execute(
-            "SELECT (SELECT coalesce(sum(length(raw_output)) + sum(length(transcript)), 0) FROM "
-            "actions), (SELECT coalesce(sum(length(record)), 0) FROM games)").fetchone()
+        llm = conn.execute("SELECT coalesce(sum(length(raw_output)) + sum(length(transcript)), "
+                           "0) FROM actions").fetchone()[0]
+        llm += conn.execute("SELECT coalesce(sum(length(text)), 0) FROM texts").fetchone()[0]
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        record = 0  # the second copy of each record: gone since issue 8
+        if "record" in columns:
+            record = conn.execute("SELECT coalesce(sum(length(record)), 0) FROM games"
+                                  ).fetchone()[0]
     return {"games": games, "actions": actions, "bytes": total, "llm": llm or 0,
             "record": record, "actions_t": per_table.get("actions", 0),
             "events_t": per_table.get("events", 0), "games_t": per_table.get("games", 0)}
@@ -303,7 +316,7 @@ def long_game_row(tmp: Path, repeats: int) -> Path:
 
 @contextlib.contextmanager
 def one_core() -> Iterator[None]:
-    """Pin this thread (and the threads it starts, such as aiosqlite's) to one core."""
+    """Pin this thread (and the threads it starts) to one core."""
     cores = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {min(cores)})
     try:
@@ -316,12 +329,16 @@ def store_row(db: Path, calls: int, tmp: Path) -> None:
     _, _, pairs = replay(stored_games(db), keep=True)
     print(f"\nStore.record_action alone ({calls:,} calls: one stored Blotto action and its "
           f"events each), free to use every core and pinned to one")
-    print(f"{'store':6} {'calls/s':>9} {'ms/call':>8} {'(1 core) calls/s':>17}")
+    print(f"{'store':6} {'writers':>7} {'calls/s':>9} {'ms/call':>8} {'(1 core) calls/s':>17}")
     for store, path in (("disk", tmp / "store.db"), ("memory", None)):
-        n, seconds = store_calls(pairs, calls, str(path) if path else ":memory:")
-        with one_core():
-            _, pinned = store_calls(pairs, calls, str(path) + "-1core" if path else ":memory:")
-        print(f"{store:6} {n / seconds:>9,.0f} {seconds / n * 1000:>8.3f} {n / pinned:>17,.0f}")
+        for together in (1, 100):
+            name = f"{path}-{together}" if path else ":memory:"
+            n, seconds = store_calls(pairs, calls, name, together)
+            with one_core():
+                _, pinned = store_calls(pairs, calls, name + "-1core" if path else name,
+                                        together)
+            print(f"{store:6} {together:>7} {n / seconds:>9,.0f} {seconds / n * 1000:>8.3f} "
+                  f"{n / pinned:>17,.0f}")
 
 
 def storage_rows(dbs: list[tuple[Workload, Path]]) -> None:
@@ -364,8 +381,8 @@ def memory_rows(counts: list[int], tmp: Path) -> None:
 
 
 def profile_sim(work: Workload, games: int, tmp: Path, top: int = 30) -> None:
-    """cProfile of `parlor sim` in this process (the main thread only: aiosqlite's own thread,
-    where SQLite runs, shows up as waiting)."""
+    """cProfile of `parlor sim` in this process (SQLite runs on the loop's thread, so its time
+    is counted; only the WAL checkpointer's thread is not)."""
     from server.cli import main
 
     db = tmp / "profile.db"

@@ -60,12 +60,14 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 class ServerProcess:
     """`python -m server.cli serve` on a free loopback port with its own database file."""
 
-    def __init__(self, db: Path, log: Path, cpu: int | None = None) -> None:
+    def __init__(self, db: Path, log: Path, cpu: int | None = None,
+                 profile: Path | None = None) -> None:
         self.db = db
         self.port = free_port()
         self._log = log.open("w")
+        profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--host", HOST, "--port",
+            [sys.executable, *profiler, "-m", "server.cli", "serve", "--host", HOST, "--port",
              str(self.port), "--db", str(db), "--turn-timeout", "120",
              "--disconnect-grace", "10"],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
@@ -321,9 +323,10 @@ class Row:
 
 
 async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
-                  server_cpu: int | None = None) -> None:
+                  server_cpu: int | None = None, profile: str | None = None) -> None:
     db = tmp / f"load-{row.tables}-{row.mix}-{row.spectators}.db"
-    server = ServerProcess(db, tmp / f"{db.stem}.log", server_cpu)
+    server = ServerProcess(db, tmp / f"{db.stem}.log", server_cpu,
+                           Path(f"{profile}-{db.stem}.prof") if profile else None)
     stats = Stats()
     clients: list[tuple[list[LoadClient], list[LoadClient]]] = []
     try:
@@ -409,7 +412,7 @@ async def run_all(args: argparse.Namespace) -> None:
                 row = Row(tables, mix, args.spectators)
                 limit = args.seconds + args.warmup + DRAIN + 2 * REQUEST_TIMEOUT + 60
                 await asyncio.wait_for(run_row(row, args.seconds, args.warmup, Path(name),
-                                               args.server_cpu), limit)
+                                               args.server_cpu, args.profile), limit)
                 print_row(row)
 
 
@@ -427,6 +430,9 @@ def main() -> None:
     parser.add_argument("--server-cpu", type=int, default=None, metavar="N",
                         help="pin the server process to core N (and this load generator to the "
                              "other cores)")
+    parser.add_argument("--profile", metavar="PREFIX", default=None,
+                        help="run the server under cProfile, writing PREFIX-<row>.prof per row "
+                             "(pstats format)")
     args = parser.parse_args()
     if args.server_cpu is not None:
         os.sched_setaffinity(0, (os.sched_getaffinity(0) - {args.server_cpu}) or

@@ -36,6 +36,9 @@ class Bot(ABC):
     """A seat-filler. `memory` is a dict the caller keeps per seat and passes on every call."""
 
     identity: str  # what ratings and reports group by: "random", "scripted:<name>", ...
+    # A bot that decides without ever awaiting (scripted baselines) cannot be cut off by a time
+    # limit, so the table sets none for it (a limit costs a timer per decision).
+    never_awaits = False
 
     @abstractmethod
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],

@@ -13,6 +13,7 @@ from engine.sampling import random_action
 
 class RandomBot(Bot):
     identity = "random"
+    never_awaits = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -7,8 +7,6 @@ count fatal errors from their `forfeit` events instead.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import GameRecord
 
 
@@ -33,17 +31,3 @@ def error_attribution(record: GameRecord) -> dict[str, dict[str, int]]:
                      "clean": int(total_invalid == 0)}
             for s in range(record.players)}
 
-
-def mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def sum_seat_metrics(per_game: list[dict[str, Any]], players: int) -> dict[str, dict[str, float]]:
-    """Sum numeric per-seat metrics over games (a helper for aggregate_metrics)."""
-    totals: dict[str, dict[str, float]] = {str(s): {} for s in range(players)}
-    for metrics in per_game:
-        for seat, values in metrics["seats"].items():
-            for name, value in values.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    totals.setdefault(seat, {})[name] = totals[seat].get(name, 0) + value
-    return totals

@@ -450,4 +450,5 @@ def check_env(env: Env, *, seeds: Iterable[int] = range(3), garbage_rate: float 
                 _json(metrics, "game_metrics")
                 assert set(metrics) >= {"game", "seats"}, "game_metrics needs game and seats"
                 assert set(metrics["seats"]) == {str(s) for s in range(players)}
-                _json(env.aggregate_metrics([record, twin.record()]), "aggregate_metrics")
+                _json(env.aggregate_metrics(env.game_metrics(r) for r in (record, twin.record())),
+                      "aggregate_metrics")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -480,8 +480,12 @@ class Env(ABC):
         {"game": {name: value}, "seats": {"0": {name: value}, ...}} with JSON values."""
 
     @abstractmethod
-    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
-        """Metrics across games (per seat index and overall), e.g. for `parlor sim` summaries."""
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        """Metrics across games (per seat index and overall), e.g. for `parlor sim` summaries,
+        folded from per-game metrics (what `game_metrics` returns and the store keeps), never
+        from records. `per_game` may be a generator: read it once, one game at a time, keeping
+        running sums and counts (engine/aggregate.py), so memory does not grow with the number
+        of games; a metric the aggregate needs belongs in `game_metrics`' output."""
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat}"

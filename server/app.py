@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, ConnectionClosedError
 from websockets.protocol import State
 
@@ -37,40 +37,54 @@ from server.tables import (
 log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
-SEND_TIMEOUT = 10.0  # seconds a client may take to take in one message before it is dropped
+MAX_UNSENT_BYTES = 4 * 1024 * 1024  # a client this far behind in reading is dropped
 CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
 
 
 class Connection:
-    """One websocket; `player` is set by hello."""
+    """One websocket; `player` is set by hello.
 
-    def __init__(self, ws: ServerConnection, send_timeout: float = SEND_TIMEOUT) -> None:
+    Sending never waits: a message goes into the socket, or into the transport's buffer when the
+    client is behind. A client whose unsent messages pass `max_unsent` bytes (it stopped reading)
+    is dropped, so no recipient ever holds up a table; the drop is a disconnect like any other
+    (grace, then the table's policy)."""
+
+    _last: tuple[Mapping[str, Any], bytes] | None = None  # the latest message and its encoding
+
+    def __init__(self, ws: ServerConnection, max_unsent: int = MAX_UNSENT_BYTES) -> None:
         self.ws = ws
         self.player: Player | None = None
-        self.send_timeout = send_timeout
+        self.max_unsent = max_unsent
 
     async def send(self, msg: Mapping[str, Any]) -> None:
-        """Send, or drop a client that stopped reading: its full buffers would otherwise hold up
-        its table (every recipient is sent to in turn) until the keepalive gives up (~40 s). The
-        dropped client is then a disconnect like any other (grace, then the table's policy). A
-        connection already closing is not waited on (websockets would wait for its close)."""
-        if self.ws.state is not State.OPEN:
+        last = Connection._last
+        if last is None or last[0] is not msg:  # one encoding for everyone sent the same dict
+            last = Connection._last = (msg, p.encode_bytes(msg))
+        self.push(last[1])
+
+    def push(self, data: bytes) -> None:
+        ws = self.ws
+        if ws.state is not State.OPEN:
             raise ConnectionClosedError(None, None)
         try:
-            await asyncio.wait_for(self.ws.send(p.encode(msg)), self.send_timeout)
-        except TimeoutError:
-            log.warning("dropping a client that took over %ss to take a message",
-                        self.send_timeout)
-            self.ws.transport.abort()
+            broadcast((ws,), data, raise_exceptions=True, text=True)  # writes now, never waits
+        except ExceptionGroup:
             raise ConnectionClosedError(None, None) from None
+        if ws.transport.get_write_buffer_size() > self.max_unsent:
+            log.warning("dropping a client more than %s bytes behind", self.max_unsent)
+            ws.transport.abort()
+            raise ConnectionClosedError(None, None)
 
 
 class Server:
-    def __init__(self, db_path: str, *, send_timeout: float = SEND_TIMEOUT, **options: Any
-                 ) -> None:
-        """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...)."""
+    def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
+                 **options: Any) -> None:
+        """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
+        `instance` names this process when several servers share one database (see
+        docs/architecture.md): its table ids carry the name and it recovers only its games."""
         self.db_path = db_path
-        self.send_timeout = send_timeout
+        self.instance = instance
+        self.max_unsent = max_unsent
         self.options = options
         TableOptions(**options)  # fail now on an unknown option
         self.store: Store | None = None
@@ -87,10 +101,13 @@ class Server:
         return f"ws://{self.host}:{self.port}"
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.store = await Store.open(self.db_path)
+        self.store = await Store.open(self.db_path, self.instance)
         await self.recover()
         self.host = host
-        self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2)
+        # No permessage-deflate: compressing every message took more CPU than anything else
+        # the server does per move (benchmarks/README.md), for messages of a few KB.
+        self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2,
+                                   compression=None)
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
 
@@ -128,7 +145,7 @@ class Server:
 
     # -- connections ---------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.send_timeout)
+        conn = Connection(ws, self.max_unsent)
         self._conns.add(conn)
         try:
             async for raw in ws:
@@ -178,7 +195,7 @@ class Server:
             if seat is None:
                 continue
             if table.status == "playing":
-                seat.disconnected_since = asyncio.get_running_loop().time()
+                table.disconnected(seat)
             elif table.status == "waiting":
                 seat.player = None  # free the seat so the table can still fill
             await table.broadcast_table()
@@ -274,7 +291,8 @@ class Server:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
         self._forget_finished_tables()
-        table_id = f"t{next(self._ids)}"
+        table_id = f"{self.instance}.t{next(self._ids)}" if self.instance else \
+            f"t{next(self._ids)}"
         assert self.store is not None
         table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
                       self.store, TableOptions(**(self.options | {"on_bot_failure": policy,
@@ -366,7 +384,7 @@ class Server:
             if table.status == "waiting":
                 seat.player = None
             elif table.status == "playing":
-                seat.disconnected_since = asyncio.get_running_loop().time()
+                table.disconnected(seat)
         await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         await table.broadcast_table()
 
@@ -376,7 +394,7 @@ class Server:
         if seat is None:
             raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table to resume",
                                   req.id)
-        seat.disconnected_since = None
+        table.reconnected(seat)
         await self._reply(conn, p.message("table", req.id, table=table.summary(),
                                           your_seat=seat.index))
         if table.game is not None:

@@ -49,6 +49,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                      help="override a config value (repeat)")
     sim.add_argument("--db", default=None, help="also store the games in this SQLite file")
+    sim.add_argument("--concurrency", type=int, default=1, metavar="N",
+                     help="games played at once, each on its own table, so bots that wait on a "
+                          "provider overlap (default 1; results do not depend on it)")
+    sim.add_argument("--quiet", action="store_true",
+                     help="no progress line on stderr")
     sim.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
                      help="when a bot's provider fails: void the game (default), make the "
                           "env's default move for it and go on, or wait and retry")

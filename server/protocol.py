@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.jsontext import dumps, dumps_bytes
+
 VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_NAME_CHARS = 40
@@ -146,7 +148,12 @@ def error(code: str, text: str, ref: Any = None) -> dict[str, Any]:
 
 
 def encode(msg: Mapping[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return dumps(msg)
+
+
+def encode_bytes(msg: Mapping[str, Any]) -> bytes:
+    """`encode`, UTF-8 encoded: what a websocket text frame carries."""
+    return dumps_bytes(msg)
 
 
 def decode_server_message(raw: str | bytes) -> dict[str, Any]:

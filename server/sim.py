@@ -1,22 +1,36 @@
 """`parlor sim`: bot-only games through the same table driver and store as live play, with a
-summary per seat spec. Without --db the games go to an in-memory store (ratings included)."""
+summary per seat spec. Without --db the games go to a scratch store (ratings included) that is
+deleted at the end.
+
+Memory stays constant however many games are played: each game is folded into the summary and
+the env's aggregate (from its per-game metrics) when it ends, and its table is dropped. Up to
+--concurrency games play at once; a live progress line goes to stderr unless --quiet."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
-from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+import queue
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from bots.registry import available
-from engine.core import ConfigError, GameRecord, UnknownEnvError
+from engine.aggregate import Sum, Totals
+from engine.core import ConfigError, Env, UnknownEnvError
 from engine.registry import env_ids, get
 from server import protocol as p
 from server.app import Server
+from server.progress import Progress
 from server.seating import SeatingError, resolve_seats, split_spec
 from server.store import Store
+from server.tables import Table
+
+T = TypeVar("T")
+# Without --db: SQLite's private temporary database. Unlike ":memory:" it spills to a temporary
+# file beyond its page cache, so 10,000 games do not hold 10,000 games of rows in memory.
+SCRATCH_DB = ""
 
 
 def _overrides(pairs: list[str], parser: argparse.ArgumentParser) -> dict[str, Any]:
@@ -50,6 +64,8 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
         parser.error(str(e))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.concurrency < 1:
+        parser.error("--concurrency must be at least 1")
     bots = available(env.id)
     for spec in args.seat:
         if split_spec(spec)[1] == "human":
@@ -57,85 +73,164 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
     return {"env": env, "overrides": overrides, "bots": bots}
 
 
-async def _run(args: argparse.Namespace, overrides: dict[str, Any]
-               ) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]], list[GameRecord]]:
-    """Play the games; returns their game_over messages, usage per bot identity and the
-    records as stored (what the env's aggregate metrics read)."""
-    server = Server(args.db or ":memory:")
-    store = server.store = await Store.open(args.db or ":memory:")
-    results = []
+class _Ranked(Generic[T]):
+    """Rows by key (a bot spec or identity), listed in the order of their first seat by game
+    number and seat index, whatever order the games ended in."""
+
+    def __init__(self, factory: Callable[[], T]) -> None:
+        self._factory = factory
+        self._rows: dict[str, T] = {}
+        self._first: dict[str, tuple[int, int]] = {}
+
+    def row(self, key: str, rank: tuple[int, int]) -> T:
+        if key not in self._rows:
+            self._rows[key], self._first[key] = self._factory(), rank
+        elif rank < self._first[key]:
+            self._first[key] = rank
+        return self._rows[key]
+
+    def items(self) -> list[tuple[str, T]]:
+        return sorted(self._rows.items(), key=lambda item: self._first[item[0]])
+
+
+class Summary:
+    """What `parlor sim` prints, folded as each game ends: per bot spec the seats' metrics over
+    counted (not void) games, per bot identity its usage, and provider errors of void games.
+    Nothing is kept per game; the env's own aggregate is folded beside it (see `_run`)."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.games = 0
+        self.void = 0
+        self.rows: _Ranked[Totals] = _Ranked(Totals)
+        self.usage: _Ranked[Totals] = _Ranked(Totals)
+        self.provider_errors: _Ranked[Sum] = _Ranked(Sum)
+
+    def add(self, k: int, table: Table, failed_calls: Mapping[int, int]) -> None:
+        """Game number `k`, just ended; `failed_calls`: failed provider calls per seat.
+        Role specs put bots on different seats from game to game: each seat has its spec."""
+        msg = table.game_over_message
+        assert msg is not None
+        self.games += 1
+        void = msg["result"]["void"]
+        self.void += bool(void)
+        for seat in table.seats:
+            rank, key = (k, seat.index), str(seat.index)
+            if seat.usage:
+                self.usage.row(seat.identity, rank).add(seat.usage)
+            if failed_calls.get(seat.index):
+                self.usage.row(seat.identity, rank).add({"failed_calls": failed_calls[seat.index]})
+            if void:
+                self.provider_errors.row(seat.spec, rank).add(
+                    int(msg["statuses"].get(key) == "provider_error"))
+            else:
+                self.rows.row(seat.spec, rank).add(msg["metrics"]["seats"][key])
+
+    def render(self, aggregate: Mapping[str, Any]) -> str:
+        errors = {spec: n.total for spec, n in self.provider_errors.items()}
+        lines = [f"{self.env.title}: {self.games} games ({self.void} void, not counted below"
+                 + (f"; provider errors: {errors}" if any(errors.values()) else "") + ")",
+                 f"{'bot':32} {'seats':>5} {'W':>4} {'D':>4} {'L':>4} {'mean reward':>11} "
+                 f"{'invalid':>7} {'forfeits':>8}"]
+        for spec, r in self.rows.items():
+            lines.append(f"{spec:32} {r.added:>5} {int(r.total('win')):>4} "
+                         f"{int(r.total('draw')):>4} {int(r.total('loss')):>4} "
+                         f"{r.total('reward') / (r.added or 1):>11.3f} "
+                         f"{int(r.total('invalid_caused')):>7} {int(r.total('self_forfeit')):>8}")
+        usage = self.usage.items()
+        if usage:
+            lines.append(f"{'usage':32} {'decisions':>9} {'prompt tok':>10} {'compl tok':>9} "
+                         f"{'cost $':>8} {'ms/dec':>7} {'retries':>7} {'failed calls':>12}")
+        for identity, u in usage:
+            lines.append(f"{identity[:32]:32} {int(u.total('decisions')):>9} "
+                         f"{int(u.total('prompt_tokens')):>10} "
+                         f"{int(u.total('completion_tokens')):>9} {u.total('cost'):>8.4f} "
+                         f"{u.total('latency_ms') / (u.total('decisions') or 1):>7.1f} "
+                         f"{int(u.total('retries')):>7} {int(u.total('failed_calls')):>12}")
+        # The env's own aggregation across games (void games left out by the env).
+        lines.append(f"{self.env.id} metrics: " + ", ".join(
+            f"{name} {_fmt(value)}" for name, value in aggregate.get("overall", {}).items()))
+        return "\n".join(lines)
+
+
+class _Games:
+    """The games of one run, up to `concurrency` at once, each on its own table. Game k is
+    seeded seed + k whatever order games end in, so results do not depend on concurrency."""
+
+    def __init__(self, server: Server, args: argparse.Namespace, overrides: dict[str, Any],
+                 on_end: Callable[[int, Table], Awaitable[None]]) -> None:
+        self.server = server
+        self.args = args
+        self.overrides = overrides
+        self.on_end = on_end
+        self._next = iter(range(args.games))  # shared by the workers: each takes the next game
+        self.playing: set[Table] = set()
+        self.done = 0
+        self.actions = 0  # of the games done
+
+    async def play(self, concurrency: int) -> None:
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, self.args.games)):
+                    group.create_task(self._worker())
+        except ExceptionGroup as errors:  # report the first failure as itself
+            raise errors.exceptions[0] from None
+
+    def counts(self) -> tuple[int, int]:
+        """Games done and actions so far (the games still playing included)."""
+        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
+
+    async def _worker(self) -> None:
+        a = self.args
+        for k in self._next:
+            table = self.server.create_table(a.env, a.preset, self.overrides, list(a.seat),
+                                             a.seed + k, a.on_bot_failure, players=a.players)
+            self.playing.add(table)
+            try:
+                await table.start()
+                await table.done.wait()
+            finally:
+                self.playing.discard(table)
+            await self.on_end(k, table)
+            self.done += 1
+            self.actions += table.game.step if table.game else 0
+            # The store has the game: drop the table (and its game) now, not 50 games later.
+            self.server.tables.pop(table.id, None)
+
+
+async def _run(args: argparse.Namespace, overrides: dict[str, Any], summary: Summary
+               ) -> dict[str, Any]:
+    """Play the games, folding each into `summary` and into the env's aggregate as it ends;
+    returns the env's aggregate. Nothing per game stays in memory."""
+    # Nobody watches a sim: each game is written in one transaction at its end (a kill loses
+    # the games under way, which are replayed by nobody; see docs/architecture.md).
+    server = Server(args.db or SCRATCH_DB, durability="game")
+    server.store = await Store.open(args.db or SCRATCH_DB)
+    # The env's aggregate pulls per-game metrics from an iterable (read once) while games end
+    # here one by one: it folds in a worker thread that takes them from a queue.
+    feed: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
+    aggregate = asyncio.get_running_loop().run_in_executor(
+        None, summary.env.aggregate_metrics, iter(feed.get, None))
+
+    async def on_end(k: int, table: Table) -> None:
+        summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
+        assert table.game_over_message is not None
+        feed.put(table.game_over_message["metrics"])
+
+    games = _Games(server, args, overrides, on_end)
+    progress = None if args.quiet else Progress("parlor sim", args.games, games.counts,
+                                                sys.stderr)
+    drawing = asyncio.create_task(progress.run()) if progress else None
     try:
-        for k in range(args.games):
-            table = server.create_table(args.env, args.preset, overrides, list(args.seat),
-                                        args.seed + k, args.on_bot_failure,
-                                        players=args.players)
-            await table.start()
-            await table.done.wait()
-            # Role specs put bots on different seats from game to game: keep who sat where.
-            results.append({**(table.game_over_message or {}),
-                            "specs": [s.spec for s in table.seats]})
-        game_ids = [m["game_id"] for m in results]
-        usage = await store.usage_by_identity(game_ids)
-        marks = ",".join("?" * len(game_ids))
-        for row in await store.fetch(
-                f"SELECT s.identity, count(*) n FROM bot_failures f JOIN seats s ON "
-                f"s.game_id = f.game_id AND s.seat = f.seat WHERE f.game_id IN ({marks}) "
-                f"GROUP BY s.identity", game_ids):
-            usage.setdefault(row["identity"], {})["failed_calls"] = row["n"]
-        records = [r for r in [await store.load_record(i) for i in game_ids] if r is not None]
+        await games.play(args.concurrency)
     finally:
-        await store.close()
-    return results, usage, records
-
-
-def summarise(env_id: str, specs: list[str], games: list[dict[str, Any]],
-              usage: dict[str, dict[str, float]] | None = None,
-              records: Sequence[GameRecord] = ()) -> str:
-    env = get(env_id)
-    rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    void = 0
-    provider_errors: dict[str, int] = defaultdict(int)
-    for msg in games:
-        if msg["result"]["void"]:
-            void += 1
-            for seat, status in msg["statuses"].items():
-                provider_errors[msg.get("specs", specs)[int(seat)]] += status == "provider_error"
-            continue
-        for seat, spec in enumerate(msg.get("specs", specs)):
-            m = msg["metrics"]["seats"][str(seat)]
-            r = rows[spec]
-            r["seats"] += 1
-            r["win"] += m.get("win", 0)
-            r["draw"] += m.get("draw", 0)
-            r["loss"] += m.get("loss", 0)
-            r["reward"] += m.get("reward", 0.0)
-            r["invalid"] += m.get("invalid_caused", 0)
-            r["forfeit"] += m.get("self_forfeit", 0)
-    lines = [f"{env.title}: {len(games)} games ({void} void, not counted below"
-             + (f"; provider errors: {dict(provider_errors)}" if any(provider_errors.values())
-                else "") + ")",
-             f"{'bot':32} {'seats':>5} {'W':>4} {'D':>4} {'L':>4} {'mean reward':>11} "
-             f"{'invalid':>7} {'forfeits':>8}"]
-    for spec, r in rows.items():
-        n = r["seats"] or 1
-        lines.append(f"{spec:32} {int(r['seats']):>5} {int(r['win']):>4} {int(r['draw']):>4} "
-                     f"{int(r['loss']):>4} {r['reward'] / n:>11.3f} {int(r['invalid']):>7} "
-                     f"{int(r['forfeit']):>8}")
-    if usage:
-        lines.append(f"{'usage':32} {'decisions':>9} {'prompt tok':>10} {'compl tok':>9} "
-                     f"{'cost $':>8} {'ms/dec':>7} {'retries':>7} {'failed calls':>12}")
-        for identity, u in usage.items():
-            n = u.get("decisions", 0) or 1
-            lines.append(f"{identity[:32]:32} {int(u.get('decisions', 0)):>9} "
-                         f"{int(u.get('prompt_tokens', 0)):>10} "
-                         f"{int(u.get('completion_tokens', 0)):>9} {u.get('cost', 0):>8.4f} "
-                         f"{u.get('latency_ms', 0) / n:>7.1f} {int(u.get('retries', 0)):>7} "
-                         f"{int(u.get('failed_calls', 0)):>12}")
-    if records:  # the env's own aggregation across games (void games left out by the env)
-        overall = env.aggregate_metrics(records).get("overall", {})
-        lines.append(f"{env.id} metrics: " + ", ".join(
-            f"{name} {_fmt(value)}" for name, value in overall.items()))
-    return "\n".join(lines)
+        feed.put(None)
+        if drawing is not None:
+            drawing.cancel()
+        await server.stop()  # voids a game still playing after an error or ctrl-c
+        if progress is not None:
+            progress.finish()  # after ctrl-c too: how far it got, and the line ended
+    return await aggregate
 
 
 def _fmt(value: Any) -> str:
@@ -148,11 +243,12 @@ def _fmt(value: Any) -> str:
 
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
+    summary = Summary(checked["env"])
     try:
-        games, usage, records = asyncio.run(_run(args, checked["overrides"]))
+        aggregate = asyncio.run(_run(args, checked["overrides"], summary))
     except p.ProtocolError as e:
         parser.error(e.message)
-    print(summarise(args.env, list(args.seat), games, usage, records))
+    print(summary.render(aggregate))
     if args.db:
         print(f"Stored in {args.db}.")
     return 0

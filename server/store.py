@@ -1,8 +1,17 @@
-"""The SQLite store: every game, seat, action, event, metric and rating, via aiosqlite.
+"""The SQLite store: every game, seat, action, event, metric and rating.
 
-WAL mode with a busy timeout; all writes go through ONE writer task fed by a queue, each job in
-its own transaction, and callers await the commit (so an action is on disk before anyone is told
-about it). The schema is versioned: `MIGRATIONS[i]` brings version i to i + 1.
+It runs on the event loop's own thread, in group commits: the writes queued during one turn of
+the loop are flushed together, in one transaction, as soon as the loop gets to them (each job in
+a savepoint of its own, so a failing job rolls back alone), and each caller awaits its commit, so
+an action is on disk before anyone is told about it. Under load one commit carries the moves of
+many tables; alone, a move is one short transaction. SQLite's work per commit (WAL mode,
+synchronous=NORMAL: no fsync) is smaller than a hop to a worker thread and back, which is what
+the store did before (aiosqlite). The WAL is checkpointed by a thread of its own, so the fsyncs
+of a checkpoint never stall the loop.
+
+Nothing is stored twice: a game's record is rebuilt from its rows (`load_record`). LLM
+transcripts are compacted by `server.transcripts` (each long text stored once in `texts`).
+The schema is versioned: `MIGRATIONS[i]` brings version i to i + 1.
 """
 
 from __future__ import annotations
@@ -10,14 +19,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
+import sqlite3
+import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from engine.core import ActionRecord, Event, GameRecord, Result
+from server.jsontext import dumps
 
-from engine.core import ActionRecord, Event, GameRecord
+log = logging.getLogger("parlor.store")
+CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (the checkpointer thread)
+TEMPORARY = (":memory:", "")  # SQLite's in-memory and private temporary databases
 
 MIGRATIONS: list[str] = [
     """
@@ -71,111 +87,218 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN fatal INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE events ADD COLUMN clock TEXT;
     """,
+    # Issue 8: no second copy of the record (it is rebuilt from the rows; the hidden setup and
+    # the abort reason get columns of their own); texts stored once (prompt templates); the
+    # server process (instance) that runs a game, when several share the file.
+    """
+    ALTER TABLE games ADD COLUMN setup TEXT;
+    ALTER TABLE games ADD COLUMN aborted TEXT;
+    ALTER TABLE games ADD COLUMN instance TEXT;
+    UPDATE games SET setup = json_extract(record, '$.setup'),
+        aborted = json_extract(record, '$.aborted') WHERE record IS NOT NULL;
+    ALTER TABLE games DROP COLUMN record;
+    CREATE TABLE texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
+    """,
 ]
 
 
 Rating = tuple[float, float]  # (mu, sigma)
 RatingChanges = dict[str, tuple[Rating | None, Rating]]  # identity -> (before or None, after)
 Rater = Callable[[Mapping[str, Rating]], Mapping[str, tuple[Rating | None, Rating]]]
+Job = Callable[[sqlite3.Connection], Any]
+
+_dump = dumps
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+@dataclass(slots=True)
+class Rows:
+    """Rows ready to insert: what one or more actions (or events alone) add to a game. Built
+    when the move is made, written by `write_rows` or in a game's finishing transaction."""
+
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    texts: list[tuple[str, str]] = field(default_factory=list)
+
+    def extend(self, other: Rows) -> None:
+        self.actions += other.actions
+        self.events += other.events
+        self.texts += other.texts
+
+
+def event_rows(game_id: int, events: Iterable[Event]) -> list[tuple[Any, ...]]:
+    return [(game_id, e.seq, e.step, e.type, _dump(e.data),
+             '"all"' if e.visible_to == "all" else _dump(list(e.visible_to)),
+             _dump(dict(e.clock)) if e.clock else None)
+            for e in events]
+
+
+def _insert(c: sqlite3.Connection, rows: Rows) -> None:
+    if rows.texts:
+        c.executemany("INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)", rows.texts)
+    if rows.actions:
+        c.executemany(
+            "INSERT INTO actions (game_id, idx, seat, step, turn, raw, structured, outcome, "
+            "error, category, fatal, latency_ms, usage, raw_output, transcript, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.actions)
+    if rows.events:
+        c.executemany("INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?)", rows.events)
 
 
 class Store:
     """Open with `await Store.open(path)`; close with `await store.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, instance: str = "") -> None:
         self._conn = conn
-        self._queue: asyncio.Queue[tuple[Callable[[aiosqlite.Connection], Awaitable[Any]],
-                                         asyncio.Future[Any]] | None] = asyncio.Queue()
-        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        self.instance = instance  # stamped on the games this store starts
+        self._loop = asyncio.get_running_loop()
+        self._queue: list[tuple[Job, asyncio.Future[Any] | None]] = []
+        self._flush_scheduled = False
+        self._closed = False
+        self._checkpointer: _Checkpointer | None = None
+        if path not in TEMPORARY:
+            self._checkpointer = _Checkpointer(path)
+        self._compactors: dict[int, Any] = {}  # game id -> its TranscriptCompactor
+        self._player_ids: dict[str, int] = {}  # identity -> players.id (ids never change)
+        self.commits = 0  # transactions committed (figures for benchmarks)
+        self.jobs = 0  # jobs they carried
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        if str(path) != ":memory:":
+    async def open(cls, path: str | Path, instance: str = "") -> Store:
+        """`instance` names this server process when several share one file: each recovers
+        only the games it started."""
+        path = str(path)
+        if path not in TEMPORARY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA synchronous=NORMAL")
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
         try:
-            await cls._migrate(conn)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA busy_timeout=5000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
+            cls._migrate(conn)
         except BaseException:
-            await conn.close()
+            conn.close()
             raise
-        return cls(conn)
+        return cls(conn, path, instance)
 
     @staticmethod
-    async def _migrate(conn: aiosqlite.Connection) -> None:
-        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        row = await (await conn.execute("SELECT version FROM schema_version")).fetchone()
+    def _migrate(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
         version = row[0] if row else 0
         if version > len(MIGRATIONS):
             raise RuntimeError(f"database schema v{version} is newer than this Parlor "
                                f"(v{len(MIGRATIONS)}); upgrade Parlor")
         for target in range(version, len(MIGRATIONS)):
-            await conn.execute("BEGIN IMMEDIATE")
-            for statement in MIGRATIONS[target].split(";"):
-                if statement.strip():
-                    await conn.execute(statement)
-            await conn.execute("DELETE FROM schema_version")
-            await conn.execute("INSERT INTO schema_version VALUES (?)", (target + 1,))
-            await conn.execute("COMMIT")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[target].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("DELETE FROM schema_version")
+                conn.execute("INSERT INTO schema_version VALUES (?)", (target + 1,))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
     @property
     def schema_version(self) -> int:
         return len(MIGRATIONS)
 
-    # -- the writer --------------------------------------------------------------------------
-    async def _write_loop(self) -> None:
-        while True:
-            job = await self._queue.get()
-            if job is None:
-                return
-            work, done = job
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                value = await work(self._conn)
-                await self._conn.execute("COMMIT")
-            except BaseException as exc:  # noqa: BLE001 - the caller gets the error
-                try:
-                    await self._conn.execute("ROLLBACK")
-                except Exception:  # noqa: BLE001
-                    pass
-                if not done.done():
-                    done.set_exception(exc)
-                if not isinstance(exc, Exception):
-                    raise
-            else:
-                if not done.done():
-                    done.set_result(value)
+    # -- group commit ------------------------------------------------------------------------
+    def _submit(self, work: Job, wait: bool = True) -> asyncio.Future[Any] | None:
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        done = self._loop.create_future() if wait else None
+        self._queue.append((work, done))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self._loop.call_soon(self._flush)
+        return done
 
-    async def write(self, work: Callable[[aiosqlite.Connection], Awaitable[Any]]) -> Any:
-        """Run `work` in one transaction on the writer; returns once it is committed."""
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put((work, done))
+    def _flush(self) -> None:
+        """Commit every queued job in one transaction, then resolve their callers."""
+        self._flush_scheduled = False
+        jobs, self._queue = self._queue, []
+        if not jobs:
+            return
+        c = self._conn
+        outcomes: list[tuple[asyncio.Future[Any] | None, Any, BaseException | None]] = []
+        alone = len(jobs) == 1  # its transaction is its savepoint
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            for work, done in jobs:
+                if not alone:
+                    c.execute("SAVEPOINT job")
+                try:
+                    value = work(c)
+                except Exception as exc:  # noqa: BLE001 - the caller gets the error
+                    if alone:
+                        raise
+                    c.execute("ROLLBACK TO job")
+                    outcomes.append((done, None, exc))
+                else:
+                    outcomes.append((done, value, None))
+                if not alone:
+                    c.execute("RELEASE job")
+            c.execute("COMMIT")
+        except Exception as exc:  # noqa: BLE001 - the commit itself failed: nothing was stored
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            self._player_ids.clear()
+            outcomes = [(done, None, exc) for _, done in jobs]
+        self.commits += 1
+        self.jobs += len(jobs)
+        if self._checkpointer is not None:
+            self._checkpointer.nudge()
+        for done, value, exc in outcomes:
+            if done is None:
+                if exc is not None:
+                    log.error("a write nobody waited for failed: %r", exc)
+            elif not done.done():
+                if exc is None:
+                    done.set_result(value)
+                else:
+                    done.set_exception(exc)
+
+    async def write(self, work: Job) -> Any:
+        """Run `work(connection)` in the next group commit; returns once it is committed."""
+        done = self._submit(work)
+        assert done is not None
         return await done
 
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        if self._queue:  # read what was written: commit what is queued first
+            self._flush()
+        return self._conn.execute(sql, params).fetchall()
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._read(sql, params)
+
     async def close(self) -> None:
-        await self._queue.put(None)
-        await self._writer
-        await self._conn.close()
+        if self._closed:
+            return
+        self._flush()
+        self._closed = True
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+        self._conn.close()
 
     # -- writes --------------------------------------------------------------------------------
     async def player_id(self, name: str, kind: str, identity: str) -> int:
-        async def work(c: aiosqlite.Connection) -> int:
-            await c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
-                            "VALUES (?, ?, ?, ?)", (name, kind, identity, time.time()))
-            cur = await c.execute("SELECT id FROM players WHERE identity = ?", (identity,))
-            return (await cur.fetchone())[0]
+        def work(c: sqlite3.Connection) -> int:
+            c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
+                      "VALUES (?, ?, ?, ?)", (name, kind, identity, time.time()))
+            return c.execute("SELECT id FROM players WHERE identity = ?",
+                             (identity,)).fetchone()[0]
         return await self.write(work)
 
     async def claim_name(self, name: str, token: str | None, new_token: str
@@ -183,25 +306,23 @@ class Store:
         """Who a person saying hello is, as (name, token); None when the name belongs to someone
         else. A known token wins (its stored name is used); an unclaimed name is claimed with
         `new_token`. Only a hash of each token is stored."""
-        async def work(c: aiosqlite.Connection) -> tuple[str, str] | None:
+        def work(c: sqlite3.Connection) -> tuple[str, str] | None:
             if token:
-                cur = await c.execute("SELECT name FROM players WHERE kind = 'human' AND "
-                                      "token_hash = ?", (_hash(token),))
-                row = await cur.fetchone()
+                row = c.execute("SELECT name FROM players WHERE kind = 'human' AND "
+                                "token_hash = ?", (_hash(token),)).fetchone()
                 if row is not None:
                     return row[0], token
-            cur = await c.execute("SELECT token_hash FROM players WHERE identity = ?",
-                                  (f"human:{name}",))
-            row = await cur.fetchone()
+            row = c.execute("SELECT token_hash FROM players WHERE identity = ?",
+                            (f"human:{name}",)).fetchone()
             if row is not None and row[0] is not None:
                 return None
             if row is None:
-                await c.execute("INSERT INTO players (name, kind, identity, created, token_hash) "
-                                "VALUES (?, 'human', ?, ?, ?)",
-                                (name, f"human:{name}", time.time(), _hash(new_token)))
+                c.execute("INSERT INTO players (name, kind, identity, created, token_hash) "
+                          "VALUES (?, 'human', ?, ?, ?)",
+                          (name, f"human:{name}", time.time(), _hash(new_token)))
             else:  # played before names were claimed: the first to come back claims it
-                await c.execute("UPDATE players SET token_hash = ? WHERE identity = ?",
-                                (_hash(new_token), f"human:{name}"))
+                c.execute("UPDATE players SET token_hash = ? WHERE identity = ?",
+                          (_hash(new_token), f"human:{name}"))
             return name, new_token
         return await self.write(work)
 
@@ -209,96 +330,97 @@ class Store:
                           preset: str | None, config: Mapping[str, Any], seed: int,
                           seats: Sequence[Mapping[str, Any]]) -> int:
         """seats: dicts with identity, name, kind, settings."""
-        async def work(c: aiosqlite.Connection) -> int:
-            cur = await c.execute(
-                "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, env, rules_version, preset, _dump(config), seed, time.time()))
-            game_id = cur.lastrowid
-            for i, s in enumerate(seats):
-                await c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
-                                "VALUES (?, ?, ?, ?)", (s["name"], s["kind"], s["identity"],
-                                                        time.time()))
-                pid = (await (await c.execute("SELECT id FROM players WHERE identity = ?",
-                                              (s["identity"],))).fetchone())[0]
-                await c.execute("INSERT INTO seats (game_id, seat, player_id, identity, kind, "
-                                "settings) VALUES (?, ?, ?, ?, ?, ?)",
-                                (game_id, i, pid, s["identity"], s["kind"],
-                                 _dump(s.get("settings") or {})))
+        def work(c: sqlite3.Connection) -> int:
+            now = time.time()
+            game_id = c.execute(
+                "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started, "
+                "instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, env, rules_version, preset, _dump(config), seed, now,
+                 self.instance or None)).lastrowid
+            c.executemany("INSERT INTO seats (game_id, seat, player_id, identity, kind, settings) "
+                          "VALUES (?, ?, ?, ?, ?, ?)",
+                          [(game_id, i, self._player_id(c, s, now), s["identity"], s["kind"],
+                            _dump(s.get("settings") or {})) for i, s in enumerate(seats)])
             return game_id
         return await self.write(work)
+
+    def _player_id(self, c: sqlite3.Connection, seat: Mapping[str, Any], now: float) -> int:
+        """The id of a seat's player, made on first sight (remembered: ids never change)."""
+        identity = seat["identity"]
+        pid = self._player_ids.get(identity)
+        if pid is None:
+            made = c.execute("INSERT OR IGNORE INTO players (name, kind, identity, created) "
+                             "VALUES (?, ?, ?, ?)", (seat["name"], seat["kind"], identity,
+                                                     now)).rowcount
+            pid = c.execute("SELECT id FROM players WHERE identity = ?",
+                            (identity,)).fetchone()[0]
+            if not made:  # committed before: remembered (a row made now might roll back)
+                self._player_ids[identity] = pid
+        return pid
+
+    def action_rows(self, game_id: int, idx: int, action: ActionRecord, events: Iterable[Event],
+                    *, turn: int | None = None, usage: Mapping[str, Any] | None = None,
+                    raw_output: str | None = None, transcript: Any = None) -> Rows:
+        """The rows one action adds (built in move order: transcripts are stored as what is new
+        since the seat's previous decision)."""
+        rows = Rows(events=event_rows(game_id, events))
+        stored_transcript, rows.texts = self._compact(game_id, action.seat, transcript)
+        raw = action.raw
+        rows.actions.append(
+            (game_id, idx, action.seat, action.step, turn,
+             raw if raw.__class__ is str else _dump(raw), int(raw.__class__ is not str),
+             action.outcome, action.error, action.category, int(action.fatal),
+             action.meta.get("latency_ms"), _dump(usage) if usage is not None else None,
+             raw_output, stored_transcript, time.time()))
+        return rows
+
+    def _compact(self, game_id: int, seat: int | None, transcript: Any
+                 ) -> tuple[str | None, list[tuple[str, str]]]:
+        """A transcript as stored (long texts by reference, a seat's prompt as what is new since
+        its previous one; seat None: readable on its own) and the texts to store with it."""
+        if not transcript:
+            return None, []
+        compactor = self._compactors.get(game_id)
+        if compactor is None:
+            from server.transcripts import TranscriptCompactor
+            compactor = self._compactors[game_id] = TranscriptCompactor()
+        compact, texts = compactor.compact(seat, transcript)
+        return _dump(compact), list(texts.items())
+
+    async def write_rows(self, rows: Rows) -> None:
+        """Store rows (an action and its events, or events alone) in the next group commit."""
+        await self.write(lambda c: _insert(c, rows))
 
     async def record_action(self, game_id: int, idx: int, action: ActionRecord,
                             events: Iterable[Event], *, turn: int | None = None,
                             usage: Mapping[str, Any] | None = None,
                             raw_output: str | None = None,
                             transcript: Any = None) -> None:
-        """Store one action and the events it produced in one committed transaction."""
-        events = list(events)
+        """Store one action and the events it produced; returns once committed."""
+        await self.write_rows(self.action_rows(game_id, idx, action, events, turn=turn,
+                                               usage=usage, raw_output=raw_output,
+                                               transcript=transcript))
 
-        async def work(c: aiosqlite.Connection) -> None:
-            await c.execute(
-                "INSERT INTO actions (game_id, idx, seat, step, turn, raw, structured, outcome, "
-                "error, category, fatal, latency_ms, usage, raw_output, transcript, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, idx, action.seat, action.step, turn,
-                 action.raw if isinstance(action.raw, str) else _dump(action.raw),
-                 int(not isinstance(action.raw, str)),
-                 action.outcome, action.error, action.category, int(action.fatal),
-                 action.meta.get("latency_ms"),
-                 _dump(usage) if usage is not None else None, raw_output,
-                 _dump(transcript) if transcript else None, time.time()))
-            await self._insert_events(c, game_id, events)
-        await self.write(work)
+    async def record_events(self, game_id: int, events: Iterable[Event]) -> None:
+        await self.write_rows(Rows(events=event_rows(game_id, events)))
 
     async def record_bot_failure(self, game_id: int, seat: int, step: int, error: str,
                                  policy: str, transcript: Any = None) -> None:
         """A failed provider call (not a move): kept so failures can be audited and counted."""
-        async def work(c: aiosqlite.Connection) -> None:
-            await c.execute("INSERT INTO bot_failures VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (game_id, seat, step, error, policy,
-                             _dump(transcript) if transcript else None, time.time()))
+        stored, texts = self._compact(game_id, None, transcript)
+        row = (game_id, seat, step, error, policy, stored, time.time())
+
+        def work(c: sqlite3.Connection) -> None:
+            c.executemany("INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)", texts)
+            c.execute("INSERT INTO bot_failures VALUES (?, ?, ?, ?, ?, ?, ?)", row)
         await self.write(work)
-
-    async def usage_by_identity(self, game_ids: Sequence[int]) -> dict[str, dict[str, float]]:
-        """Summed usage (tokens, cost, latency, retries) and decisions per seat identity."""
-        if not game_ids:
-            return {}
-        marks = ",".join("?" * len(game_ids))
-        rows = await self.fetch(
-            f"SELECT s.identity, a.usage FROM actions a JOIN seats s ON s.game_id = a.game_id "
-            f"AND s.seat = a.seat WHERE a.game_id IN ({marks}) AND a.usage IS NOT NULL",
-            list(game_ids))
-        totals: dict[str, dict[str, float]] = {}
-        for r in rows:
-            t = totals.setdefault(r["identity"], {"decisions": 0})
-            t["decisions"] += 1
-            for key, value in json.loads(r["usage"]).items():
-                if isinstance(value, (int, float)):
-                    t[key] = t.get(key, 0) + value
-        return totals
-
-    async def record_events(self, game_id: int, events: Iterable[Event]) -> None:
-        events = list(events)
-
-        async def work(c: aiosqlite.Connection) -> None:
-            await self._insert_events(c, game_id, events)
-        await self.write(work)
-
-    @staticmethod
-    async def _insert_events(c: aiosqlite.Connection, game_id: int, events: list[Event]) -> None:
-        await c.executemany(
-            "INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, e.seq, e.step, e.type, _dump(dict(e.data)),
-              _dump(e.visible_to if e.visible_to == "all" else list(e.visible_to)),
-              _dump(dict(e.clock)) if e.clock else None)
-             for e in events])
 
     async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
                           metrics: Mapping[str, Any], identities: Sequence[str] = (),
-                          rate: Rater | None = None) -> RatingChanges:
-        """Close a game: status, result, record, seat statuses, metrics and rating updates.
+                          rate: Rater | None = None, unwritten: Rows | None = None
+                          ) -> RatingChanges:
+        """Close a game: status, result, setup, seat statuses, metrics and rating updates, and
+        `unwritten` rows (a game written at its end) first, all in one transaction.
 
         `rate(current)` gets the stored ratings of `identities` and returns {identity: (before,
         after)}. It runs inside this game's write transaction, so two games ending at once never
@@ -306,100 +428,200 @@ class Store:
         Returns the changes applied."""
         result = record.result
         status = "void" if result is None or result.void else "finished"
+        self._compactors.pop(game_id, None)
+        game_row = (time.time(), status, result.reason if result else record.aborted,
+                    _dump(result.to_json()) if result else None,
+                    _dump(record.setup) if record.setup else None, record.aborted, game_id)
+        seat_rows = [(seat_status, None if result is None or result.void
+                      else result.rewards.get(seat), game_id, seat)
+                     for seat, seat_status in statuses.items()]
+        metric_rows = [(game_id, None, k, _dump(v)) for k, v in metrics.get("game", {}).items()]
+        for seat, values in metrics.get("seats", {}).items():
+            metric_rows += [(game_id, int(seat), k, _dump(v)) for k, v in values.items()]
 
-        async def work(c: aiosqlite.Connection) -> RatingChanges:
-            now = time.time()
-            await c.execute(
-                "UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, record = ? "
-                "WHERE id = ?",
-                (now, status, result.reason if result else record.aborted,
-                 _dump(result.to_json()) if result else None, _dump(record.to_json()), game_id))
-            for seat, seat_status in statuses.items():
-                reward = None if result is None or result.void else result.rewards.get(seat)
-                await c.execute("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
-                                "seat = ?", (seat_status, reward, game_id, seat))
-            rows = [(game_id, None, k, _dump(v)) for k, v in metrics.get("game", {}).items()]
-            for seat, values in metrics.get("seats", {}).items():
-                rows += [(game_id, int(seat), k, _dump(v)) for k, v in values.items()]
-            await c.executemany("INSERT INTO metrics (game_id, seat, name, value) "
-                                "VALUES (?, ?, ?, ?)", rows)
-            changes = dict(rate(await self._ratings(c, record.env, identities))) if rate else {}
+        def work(c: sqlite3.Connection) -> RatingChanges:
+            if unwritten is not None:
+                _insert(c, unwritten)
+            c.execute("UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, "
+                      "setup = ?, aborted = ? WHERE id = ?", game_row)
+            c.executemany("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
+                          "seat = ?", seat_rows)
+            c.executemany("INSERT INTO metrics (game_id, seat, name, value) VALUES (?, ?, ?, ?)",
+                          metric_rows)
+            changes = dict(rate(_ratings(c, record.env, identities))) if rate else {}
+            now = game_row[0]
             for identity, (before, after) in changes.items():
-                await c.execute(
+                c.execute(
                     "INSERT INTO ratings (env, identity, mu, sigma, games, updated) "
                     "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (env, identity) DO UPDATE SET "
                     "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
                     "updated = excluded.updated",
                     (record.env, identity, after[0], after[1], now))
-                await c.execute(
+                c.execute(
                     "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, record.env, identity, before[0] if before else None,
                      before[1] if before else None, after[0], after[1]))
             return changes
         return await self.write(work)
 
-    async def interrupted_games(self) -> list[tuple[int, GameRecord]]:
-        """Games left 'running' by a server that died, rebuilt from their stored actions."""
-        out = []
-        for g in await self.fetch("SELECT * FROM games WHERE status = 'running'"):
-            actions = await self.fetch("SELECT * FROM actions WHERE game_id = ? ORDER BY idx",
-                                       (g["id"],))
-            players = (await self.fetch("SELECT count(*) n FROM seats WHERE game_id = ?",
-                                        (g["id"],)))[0]["n"]
-            record = GameRecord(
-                g["env"], g["rules_version"], json.loads(g["config"]), g["seed"], players,
-                [ActionRecord(a["seat"], a["step"],
-                              json.loads(a["raw"]) if a["structured"] else a["raw"],
-                              a["outcome"], a["error"], {"latency_ms": a["latency_ms"]},
-                              a["category"], bool(a["fatal"])) for a in actions], [], None)
-            out.append((g["id"], record))
-        return out
-
     # -- reads -----------------------------------------------------------------------------
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        cur = await self._conn.execute(sql, params)
-        return list(await cur.fetchall())
+    async def interrupted_games(self) -> list[tuple[int, GameRecord]]:
+        """Games this instance left 'running' when it died, rebuilt from their stored actions
+        (no events: they are replayed). Other instances' games are theirs to recover."""
+        return [(g["id"], self._record(g, events=False))
+                for g in self._read("SELECT * FROM games WHERE status = 'running' AND "
+                                    "coalesce(instance, '') = ?", (self.instance,))]
 
-    @staticmethod
-    async def _ratings(c: aiosqlite.Connection, env: str, identities: Iterable[str]
-                       ) -> dict[str, Rating]:
-        ids = sorted(set(identities))
-        if not ids:
+    async def load_record(self, game_id: int) -> GameRecord | None:
+        """A stored game's record, rebuilt from its rows (config, seats, actions, events)."""
+        rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        return self._record(rows[0]) if rows else None
+
+    def _record(self, g: sqlite3.Row, events: bool = True) -> GameRecord:
+        game_id = g["id"]
+        players = self._read("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))[0][0]
+        actions = [
+            ActionRecord(a["seat"], a["step"],
+                         json.loads(a["raw"]) if a["structured"] else a["raw"], a["outcome"],
+                         a["error"],
+                         {} if a["latency_ms"] is None else {"latency_ms": a["latency_ms"]},
+                         a["category"], bool(a["fatal"]))
+            for a in self._read("SELECT seat, step, raw, structured, outcome, error, "
+                                "latency_ms, category, fatal FROM actions WHERE game_id = ? "
+                                "ORDER BY idx", (game_id,))]
+        stored_events = [] if not events else [
+            Event(e["seq"], e["step"], e["type"], json.loads(e["data"]),
+                  _visibility(json.loads(e["visible_to"])),
+                  json.loads(e["clock"]) if e["clock"] else {})
+            for e in self._read("SELECT seq, step, type, data, visible_to, clock FROM events "
+                                "WHERE game_id = ? ORDER BY seq", (game_id,))]
+        keys = g.keys()
+        setup = g["setup"] if "setup" in keys else None
+        return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), g["seed"],
+                          players, actions, stored_events,
+                          Result.from_json(json.loads(g["result"])) if g["result"] else None,
+                          g["aborted"] if "aborted" in keys else None,
+                          json.loads(setup) if setup else {})
+
+    async def transcripts(self, game_id: int) -> dict[int, Any]:
+        """The full LLM transcript of each action of a game that has one, by action index."""
+        from server.transcripts import expand
+        rows = self._read("SELECT idx, transcript FROM actions WHERE game_id = ? AND "
+                          "transcript IS NOT NULL ORDER BY idx", (game_id,))
+        stored = [(r["idx"], json.loads(r["transcript"])) for r in rows]
+        return dict(expand(stored, self._texts(stored)))
+
+    async def bot_failures(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's failed provider calls, oldest first, each with its transcript whole."""
+        from server.transcripts import expand
+        rows = self._read("SELECT * FROM bot_failures WHERE game_id = ? ORDER BY rowid",
+                          (game_id,))
+        stored = [(i, json.loads(r["transcript"])) for i, r in enumerate(rows)
+                  if r["transcript"]]
+        whole = dict(expand(stored, self._texts(stored)))
+        return [dict(r) | {"transcript": whole.get(i)} for i, r in enumerate(rows)]
+
+    def _texts(self, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
+        """The stored texts that transcripts point at, by hash."""
+        from server.transcripts import text_refs
+        refs: set[str] = set()
+        for _, transcript in stored:
+            refs |= text_refs(transcript)
+        return {r["hash"]: r["text"] for r in self._read(
+            "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
+            (_dump(sorted(refs)),))}
+
+    async def usage_by_identity(self, game_ids: Sequence[int]) -> dict[str, dict[str, float]]:
+        """Summed usage (tokens, cost, latency, retries) and decisions per seat identity."""
+        if not game_ids:
             return {}
-        marks = ",".join("?" * len(ids))
-        cur = await c.execute(f"SELECT identity, mu, sigma FROM ratings WHERE env = ? AND "
-                              f"identity IN ({marks})", [env, *ids])
-        return {r["identity"]: (r["mu"], r["sigma"]) for r in await cur.fetchall()}
+        totals: dict[str, dict[str, float]] = {}
+        for r in self._read(
+                "SELECT s.identity, a.usage FROM actions a JOIN seats s ON s.game_id = a.game_id "
+                "AND s.seat = a.seat WHERE a.game_id IN (SELECT value FROM json_each(?)) "
+                "AND a.usage IS NOT NULL", (_dump(list(game_ids)),)):
+            t = totals.setdefault(r["identity"], {"decisions": 0})
+            t["decisions"] += 1
+            for key, value in json.loads(r["usage"]).items():
+                if isinstance(value, (int, float)):
+                    t[key] = t.get(key, 0) + value
+        return totals
 
     async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
-        rows = await self.fetch("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
-                                "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
+        rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
+                          "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
         return [{"identity": r["identity"], "mu": r["mu"], "sigma": r["sigma"],
                  "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"]} for r in rows]
 
     async def games(self, env: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """The latest games (newest first), optionally of one env, without their records."""
+        """The latest games (newest first), optionally of one env."""
         where, params = ("WHERE env = ?", [env]) if env else ("", [])
-        rows = await self.fetch(
+        rows = self._read(
             f"SELECT id, table_id, env, rules_version, preset, seed, started, ended, status, "
             f"reason FROM games {where} ORDER BY id DESC LIMIT ?", [*params, limit])
         return [dict(r) for r in rows]
 
     async def game(self, game_id: int) -> dict[str, Any] | None:
-        """One game: its row (config and result decoded, no record) and its seats in order."""
-        rows = await self.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
+        """One game: its row (config, result and setup decoded) and its seats in order."""
+        rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        game = {k: rows[0][k] for k in rows[0].keys() if k != "record"}
-        game["config"] = json.loads(game["config"])
-        game["result"] = json.loads(game["result"]) if game["result"] else None
-        seats = await self.fetch("SELECT seat, identity, kind, settings, status, reward FROM "
-                                 "seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        game = dict(rows[0])
+        for key in ("config", "result", "setup"):
+            game[key] = json.loads(game[key]) if game.get(key) else None
+        seats = self._read("SELECT seat, identity, kind, settings, status, reward FROM "
+                           "seats WHERE game_id = ? ORDER BY seat", (game_id,))
         game["seats"] = [dict(r) | {"settings": json.loads(r["settings"])} for r in seats]
         return game
 
-    async def load_record(self, game_id: int) -> GameRecord | None:
-        rows = await self.fetch("SELECT record FROM games WHERE id = ?", (game_id,))
-        if not rows or rows[0]["record"] is None:
-            return None
-        return GameRecord.from_json(json.loads(rows[0]["record"]))
+
+def _ratings(c: sqlite3.Connection, env: str, identities: Iterable[str]) -> dict[str, Rating]:
+    ids = sorted(set(identities))
+    if not ids:
+        return {}
+    rows = c.execute("SELECT identity, mu, sigma FROM ratings WHERE env = ? AND identity IN "
+                     "(SELECT value FROM json_each(?))", (env, _dump(ids))).fetchall()
+    return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
+
+
+def _visibility(stored: Any) -> Any:
+    return "all" if stored == "all" else tuple(stored)
+
+
+class _Checkpointer:
+    """Checkpoints the WAL from a connection and thread of its own (PASSIVE: it never blocks the
+    writer), at most every CHECKPOINT_EVERY seconds while there are commits."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._wake = threading.Event()
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="store-checkpointer",
+                                        daemon=True)
+        self._thread.start()
+
+    def nudge(self) -> None:
+        if not self._wake.is_set():
+            self._wake.set()
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout=5000")
+        try:
+            while not self._stopped.is_set():
+                self._wake.wait()
+                self._wake.clear()
+                if self._stopped.is_set():
+                    break
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as e:  # e.g. locked by another process: next time
+                    log.debug("checkpoint skipped: %s", e)
+                self._stopped.wait(CHECKPOINT_EVERY)
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._wake.set()
+        self._thread.join(timeout=10)

@@ -1,9 +1,10 @@
 """A table: an env, its seats (people or bots), spectators, and the game that runs on it.
 
-One watchdog task per table enforces deadlines and disconnect grace; bots decide in their own
-tasks; every action goes through `submit`, which applies it, commits it (with its events) to the
-store, and only then tells anyone. Nothing here knows about websockets: recipients are anything
-with `async send(message)`.
+Turn deadlines and disconnect grace are timers on the loop (nothing polls); bots decide in their
+own tasks; every action goes through `submit`, which applies it, commits it (with its events) to
+the store, and only then tells anyone. With `durability="game"` (`parlor sim`: nobody watches)
+the rows wait in memory and the whole game is written in its finishing transaction. Nothing here
+knows about websockets: recipients are anything with `async send(message)`.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from bots.base import Bot, Decision
 from engine.core import Config, Env, Event, Game
 from server import outbound, ratings
 from server.protocol import message
-from server.store import Store
+from server.store import Rows, Store, event_rows
 
 log = logging.getLogger("parlor.server")
 SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
 BOT_FAILURE_POLICIES = ("void", "default", "wait")
 TIMEOUT_POLICIES = ("default", "void")
+DURABILITY = ("action", "game")
 
 
 class Recipient(Protocol):
@@ -58,7 +60,16 @@ class Seat:
     disconnected_since: float | None = None
     status: str = "finished"
     task: asyncio.Task[None] | None = None
+    turn_timer: asyncio.TimerHandle | None = None  # fires at `deadline`
+    grace_timer: asyncio.TimerHandle | None = None  # fires when disconnect grace runs out
+
+    def cancel_timers(self) -> None:
+        for timer in (self.turn_timer, self.grace_timer):
+            if timer is not None:
+                timer.cancel()
+        self.turn_timer = self.grace_timer = None
     usage: dict[str, float] = field(default_factory=dict)  # summed over this game's decisions
+    failed_calls: int = 0  # a bot's failed provider calls in this game
 
     def add_usage(self, usage: Mapping[str, Any]) -> None:
         self.usage["decisions"] = self.usage.get("decisions", 0) + 1
@@ -92,7 +103,13 @@ class TableOptions:
     on_timeout: str | None = None  # "default" or "void"; None: the env's own rule
     bot_retries: int = 3  # "wait" policy: further attempts after a failed decision
     bot_retry_delay: float = 10.0  # "wait" policy: seconds between attempts
-    tick: float = 0.05  # watchdog resolution
+    durability: str = "action"  # "action": each move committed before it is shown; "game":
+    # the game written at its end (only where nothing is shown: `parlor sim`)
+
+    def __post_init__(self) -> None:
+        if self.durability not in DURABILITY:
+            raise ValueError(f"unknown durability {self.durability!r}; valid: "
+                             f"{', '.join(DURABILITY)}")
 
 
 class Table:
@@ -114,7 +131,8 @@ class Table:
         self.game_over_message: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
         self._turns = 0
-        self._watchdog: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # timer-started work, kept referenced
+        self._unwritten: Rows | None = Rows() if options.durability == "game" else None
 
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -154,11 +172,10 @@ class Table:
             seats=[{"identity": s.identity, "kind": s.kind,
                     "name": s.player.name if s.player else s.identity,
                     "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
-        await self.store.record_events(self.game_id, self.game.events)
+        await self._store(Rows(events=event_rows(self.game_id, self.game.events)))
         self.status = "playing"
         await self.broadcast_table()
         await self._broadcast(self.game.events)
-        self._watchdog = asyncio.create_task(self._watch(), name=f"table-{self.id}")
         await self._dispatch()
 
     async def submit(self, seat: Seat, action: str | Mapping[str, Any], *, turn: int | None = None,
@@ -201,12 +218,12 @@ class Table:
         assert game is not None and self.game_id is not None
         record = game.last_action()
         assert record is not None  # the game just recorded it
-        await self.store.record_action(
+        await self._store(self.store.action_rows(
             self.game_id, game.step - 1, record, events, turn=turn,
             usage=decision.usage() if decision else None,
             raw_output=decision.raw_output if decision else None,
-            transcript=decision.transcript if decision else None)
-        seat.turn = None
+            transcript=decision.transcript if decision else None))
+        self._end_turn(seat)
         if record.fatal:
             seat.status = "forfeit"
         await self._broadcast(events)
@@ -225,9 +242,16 @@ class Table:
                 seat.status = status
             events = self.game.abort(reason)
             if self.game_id is not None:
-                await self.store.record_events(self.game_id, events)
+                await self._store(Rows(events=event_rows(self.game_id, events)))
             await self._broadcast(events)
             await self._finish()
+
+    async def _store(self, rows: Rows) -> None:
+        """Commit rows before anyone is told about them, or keep them for the game's end."""
+        if self._unwritten is not None:
+            self._unwritten.extend(rows)
+        else:
+            await self.store.write_rows(rows)
 
     async def _dispatch(self) -> None:
         """Ask every pending seat for its decision: turns for people, tasks for bots."""
@@ -245,6 +269,8 @@ class Table:
                 seat.turn = self._turns
                 seat.turn_issued = loop.time()
                 seat.deadline = loop.time() + self.options.turn_timeout
+                seat.turn_timer = loop.call_at(seat.deadline, self._deadline_passed, seat,
+                                               seat.turn)
                 await self.send_turn(seat)
 
     async def send_turn(self, seat: Seat) -> None:
@@ -281,14 +307,18 @@ class Table:
         attempts = 1 + (self.options.bot_retries if policy == "wait" else 0)
         for attempt in range(attempts):
             try:
-                decision = await asyncio.wait_for(seat.bot.decide(view, legal, seat.memory),
-                                                  self.options.bot_timeout)
+                if seat.bot.never_awaits:
+                    decision = await seat.bot.decide(view, legal, seat.memory)
+                else:
+                    async with asyncio.timeout(self.options.bot_timeout):
+                        decision = await seat.bot.decide(view, legal, seat.memory)
                 break
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any bot failure is a provider failure
                 reason = f"{seat.identity} failed: {type(exc).__name__}: {exc}"[:500]
                 assert self.game_id is not None
+                seat.failed_calls += 1
                 await self.store.record_bot_failure(self.game_id, seat.index, game.step, reason,
                                                     policy, getattr(exc, "transcript", None))
                 if attempt + 1 < attempts:
@@ -309,20 +339,42 @@ class Table:
             return False
         return True
 
-    async def _watch(self) -> None:
-        """Deadlines and disconnect grace: a table never waits forever on a person."""
+    # -- timers: a table never waits forever on a person ---------------------------------------
+    def _end_turn(self, seat: Seat) -> None:
+        seat.turn = None
+        if seat.turn_timer is not None:
+            seat.turn_timer.cancel()
+            seat.turn_timer = None
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _deadline_passed(self, seat: Seat, turn: int) -> None:
+        if seat.turn == turn and self.game is not None and not self.game.over:
+            self._spawn(self._timed_out(seat))
+
+    def _grace_passed(self, seat: Seat) -> None:
+        if seat.disconnected_since is not None and self.game is not None and not self.game.over:
+            self._spawn(self.abort(f"{seat.name} disconnected", seat, "disconnected"))
+
+    def disconnected(self, seat: Seat) -> None:
+        """The seat's person has no open connection: after `disconnect_grace` the game is void
+        (an outstanding turn keeps its own deadline meanwhile)."""
+        if self.status != "playing" or seat.disconnected_since is not None:
+            return
         loop = asyncio.get_running_loop()
-        while self.game is not None and not self.game.over:
-            await asyncio.sleep(self.options.tick)
-            now = loop.time()
-            for seat in self.seats:
-                if seat.kind != "human" or self.game.over:
-                    continue
-                if seat.disconnected_since is not None and \
-                        now - seat.disconnected_since > self.options.disconnect_grace:
-                    await self.abort(f"{seat.name} disconnected", seat, "disconnected")
-                elif seat.turn is not None and seat.deadline is not None and now > seat.deadline:
-                    await self._timed_out(seat)
+        seat.disconnected_since = loop.time()
+        seat.grace_timer = loop.call_at(seat.disconnected_since + self.options.disconnect_grace,
+                                        self._grace_passed, seat)
+
+    def reconnected(self, seat: Seat) -> None:
+        """The seat's person is back: the grace ends."""
+        seat.disconnected_since = None
+        if seat.grace_timer is not None:
+            seat.grace_timer.cancel()
+            seat.grace_timer = None
 
     async def _timed_out(self, seat: Seat) -> None:
         """A person's decision is overdue: the default move (the game goes on) or a void game,
@@ -338,6 +390,7 @@ class Table:
         self.status = "over"
         for seat in self.seats:
             seat.turn = None
+            seat.cancel_timers()
         record = game.record()
         metrics = self.env.game_metrics(record)
         for seat in self.seats:  # what each bot seat cost, beside the paper's metrics
@@ -357,7 +410,9 @@ class Table:
 
         statuses = {s.index: s.status for s in self.seats}
         applied = await self.store.finish_game(self.game_id, record=record, statuses=statuses,
-                                               metrics=metrics, identities=identities, rate=rate)
+                                               metrics=metrics, identities=identities, rate=rate,
+                                               unwritten=self._unwritten)
+        self._unwritten = None
         changes = ratings.per_seat(applied, identities)
         self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes)
         for conn, _ in self.recipients():
@@ -377,15 +432,19 @@ class Table:
     async def _broadcast(self, events: list[Event]) -> None:
         if not events:
             return
+        messages: dict[int | None, dict[str, Any]] = {}  # one per seat: spectators share one
         for conn, seat in self.recipients():
-            await _safe_send(conn, outbound.events_message(self, seat, events))
+            msg = messages.get(seat)
+            if msg is None:
+                msg = messages[seat] = outbound.events_message(self, seat, events)
+            await _safe_send(conn, msg)
 
     async def close(self) -> None:
         """Server shutdown: void a running game and stop the watchdog."""
         if self.status == "playing":
             await self.abort("server shut down")
-        if self._watchdog is not None:
-            self._watchdog.cancel()
+        for task in list(self._tasks):
+            task.cancel()
 
 
 async def _safe_send(conn: Recipient, msg: Mapping[str, Any]) -> None:

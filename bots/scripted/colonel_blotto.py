@@ -102,6 +102,7 @@ class AdaptiveBlotto(Bot):
     being trivially predictable."""
 
     identity = "scripted:adaptive"
+    never_awaits = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -163,6 +164,7 @@ class AdaptiveBlotto(Bot):
 
 class UniformBlotto(Bot):
     identity = "scripted:uniform"
+    never_awaits = True
 
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:

@@ -73,6 +73,7 @@ class TitForTat(Bot):
     soon as the opponent cooperates again."""
 
     identity = "scripted:tit-for-tat"
+    never_awaits = True
     policy = ("I play tit-for-tat with each of you separately: I cooperate first, then do to you "
               "what you did to me last round. Announce a defection against me and I defect on "
               "you that same round. Cooperate and we both gain.")

@@ -4,11 +4,11 @@ ended (all rounds, early majority, forfeit) for error rates and termination dept
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from engine.attribution import error_attribution, mean, sum_seat_metrics
+from engine.aggregate import Fold, PerGame
+from engine.attribution import error_attribution
 from engine.core import GameRecord
 
 PLAYERS = 2
@@ -73,32 +73,30 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
     return {"game": game, "seats": seats}
 
 
-def aggregate_metrics(records: Sequence[GameRecord]) -> dict[str, Any]:
-    """Sums and rates per seat index and overall; void and unfinished games are left out."""
-    per_game = [game_metrics(r) for r in records]
-    counted = [m for m in per_game if not m["game"]["void"]]
-    n = len(counted)
-    totals = sum_seat_metrics(counted, PLAYERS)
+def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
+    """Sums and rates per seat index and overall, folded from per-game metrics (read once);
+    void and unfinished games are left out. Memory: running sums, plus a count per distinct
+    forfeit depth for the median."""
+    fold = Fold(PLAYERS, medians=("forfeit_depth",)).add_all(per_game)
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
-        t = {name: totals[str(s)].get(name, 0) for name in
+        totals = fold.seat(str(s))
+        t = {name: totals.total(name) for name in
              ("reward", "win", "draw", "loss", "rounds_won", "fields_won", "invalid_format",
               "invalid_units", "invalid_caused", "invalid_witnessed", "self_forfeit",
               "opponent_forfeit", "clean")}
-        t["win_rate"] = t["win"] / n if n else None
-        t["mean_reward"] = t["reward"] / n if n else None
+        t["win_rate"] = fold.per_counted(t["win"])
+        t["mean_reward"] = fold.per_counted(t["reward"])
         seats[str(s)] = t
-    games = [m["game"] for m in counted]
-    depths = [g["forfeit_depth"] for g in games if g["forfeit_depth"] is not None]
     overall = {
-        "games": len(records),
-        "counted": n,
-        "void": len(per_game) - n,
-        "error_rate": mean([g["had_error"] for g in games]),
-        "forfeit_rate": mean([g["forfeit"] for g in games]),
-        "early_end_rate": mean([g["early_end"] for g in games]),
-        "draw_rate": mean([g["draw"] for g in games]),
-        "mean_rounds_played": mean([g["rounds_played"] for g in games]),
-        "median_forfeit_depth": statistics.median(depths) if depths else None,
+        "games": fold.games,
+        "counted": fold.counted,
+        "void": fold.void,
+        "error_rate": fold.game.mean("had_error"),
+        "forfeit_rate": fold.game.mean("forfeit"),
+        "early_end_rate": fold.game.mean("early_end"),
+        "draw_rate": fold.game.mean("draw"),
+        "mean_rounds_played": fold.game.mean("rounds_played"),
+        "median_forfeit_depth": fold.median("forfeit_depth"),
     }
     return {"overall": overall, "seats": seats}

@@ -9,7 +9,7 @@ docs/rules/colonel-blotto.md states every decision where the paper and TextArena
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -263,5 +263,5 @@ class ColonelBlottoEnv(Env):
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)
 
-    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(records)
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return metrics.aggregate_metrics(per_game)

@@ -4,10 +4,11 @@ can never be invalid, so it is always clean — reported so tables line up acros
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from engine.attribution import error_attribution, mean, sum_seat_metrics
+from engine.aggregate import Fold, PerGame
+from engine.attribution import error_attribution
 from engine.core import GameRecord
 
 PLAYERS = 3
@@ -55,24 +56,21 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
     return {"game": game, "seats": seats}
 
 
-def aggregate_metrics(records: Sequence[GameRecord]) -> dict[str, Any]:
-    """Sums and means per seat index and overall; void games are left out."""
-    counted = [m for m in (game_metrics(r) for r in records) if not m["game"]["void"]]
-    n = len(counted)
-    totals = sum_seat_metrics(counted, PLAYERS)
+def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
+    """Sums and means per seat index and overall, folded from per-game metrics (read once);
+    void games are left out. Memory: running sums only."""
+    fold = Fold(PLAYERS).add_all(per_game)
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
-        t = {k: totals[str(s)].get(k, 0) for k in ("reward", "win", "draw", "loss", "score",
-                                                     "messages", "invalid_caused")}
-        t["win_rate"] = t["win"] / n if n else None
-        t["mean_reward"] = t["reward"] / n if n else None
-        t["mean_score"] = t["score"] / n if n else None
-        t["cooperation_rate"] = mean([m["seats"][str(s)]["cooperation_rate"] for m in counted
-                                      if m["seats"][str(s)]["cooperation_rate"] is not None])
+        totals = fold.seat(str(s))
+        t = {k: totals.total(k) for k in ("reward", "win", "draw", "loss", "score", "messages",
+                                          "invalid_caused")}
+        t["win_rate"] = fold.per_counted(t["win"])
+        t["mean_reward"] = fold.per_counted(t["reward"])
+        t["mean_score"] = fold.per_counted(t["score"])
+        t["cooperation_rate"] = totals.mean("cooperation_rate")
         seats[str(s)] = t
-    overall = {"games": len(records), "counted": n, "void": len(records) - n,
-               "mutual_cooperation_rate": mean([m["game"]["mutual_cooperation_rate"]
-                                                for m in counted
-                                                if m["game"]["mutual_cooperation_rate"] is not None]),
-               "draw_rate": mean([m["game"]["draw"] for m in counted])}
+    overall = {"games": fold.games, "counted": fold.counted, "void": fold.void,
+               "mutual_cooperation_rate": fold.game.mean("mutual_cooperation_rate"),
+               "draw_rate": fold.game.mean("draw")}
     return {"overall": overall, "seats": seats}

@@ -12,7 +12,7 @@ docs/rules/three-player-ipd.md states every decision where the paper and TextAre
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -319,5 +319,5 @@ class ThreePlayerIPDEnv(Env):
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)
 
-    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(records)
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return metrics.aggregate_metrics(per_game)

@@ -487,7 +487,7 @@ def test_aggregate_metrics_over_games():
         play_round(sweep, LOSE, WIN)
     aborted = new_game("small")
     aborted.abort("server shut down")
-    agg = ENV.aggregate_metrics([draw.record(), sweep.record(), aborted.record()])
+    agg = ENV.aggregate_metrics(ENV.game_metrics(g.record()) for g in (draw, sweep, aborted))
     assert agg["overall"]["games"] == 3 and agg["overall"]["counted"] == 2
     assert agg["overall"]["void"] == 1 and agg["overall"]["draw_rate"] == 0.5
     assert agg["overall"]["early_end_rate"] == 0.5 and agg["overall"]["error_rate"] == 0

@@ -139,7 +139,7 @@ class BallotEnv(Env):
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return {"game": {}, "seats": {str(s): {} for s in range(record.players)}}
 
-    def aggregate_metrics(self, records: Any) -> dict[str, Any]:
+    def aggregate_metrics(self, per_game: Any) -> dict[str, Any]:
         return {}
 
 

@@ -188,7 +188,7 @@ def test_metrics_count_rewards_wins_and_invalid_moves():
     assert metrics["game"]["ticks_played"] == 2
     winners = set(game.result.winners)
     assert all(metrics["seats"][str(s)]["win"] == (s in winners) for s in range(SEATS))
-    assert PROVING.aggregate_metrics([game.record()])["overall"]["games"] == 1
+    assert PROVING.aggregate_metrics([metrics])["overall"]["games"] == 1
 
 
 # ---------------------------------------------------------------------------------- solo quiz

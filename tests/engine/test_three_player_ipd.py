@@ -433,7 +433,7 @@ def test_metrics_report_cooperation_rates():
     assert s0["messages"] == 2 and s0["clean"] == 1 and s0["invalid_caused"] == 0
     # Mutual cooperation: round 1 only pair (1,2); round 2 pairs (0,2) and (1,2) -> 3 of 6.
     assert m["game"]["mutual_cooperation_rate"] == 0.5 and m["game"]["rounds_played"] == 2
-    agg = ENV.aggregate_metrics([game.record(), game.record()])
+    agg = ENV.aggregate_metrics([m, ENV.game_metrics(game.record())])
     assert agg["overall"]["counted"] == 2 and agg["seats"]["0"]["win"] == 2
     assert agg["seats"]["0"]["cooperation_rate"] == 0.25
     assert agg["seats"]["1"]["mean_score"] == 6 and agg["overall"]["mutual_cooperation_rate"] == 0.5
@@ -446,7 +446,7 @@ def test_aborted_games_are_left_out_of_aggregates():
     m = ENV.game_metrics(game.record())
     assert m["game"]["void"] == 1 and m["seats"]["0"]["reward"] == 0.0
     assert m["seats"]["0"]["cooperation_rate"] is None and m["seats"]["0"]["messages"] == 1
-    agg = ENV.aggregate_metrics([game.record()])
+    agg = ENV.aggregate_metrics([m])
     assert agg["overall"] == {"games": 1, "counted": 0, "void": 1, "mutual_cooperation_rate": None,
                               "draw_rate": None}
 

@@ -13,11 +13,12 @@ retried `retries` times, then the default move ("hold") is made, or the seat is 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.attribution import error_attribution, sum_seat_metrics
+from engine.aggregate import Fold
+from engine.attribution import error_attribution
 from engine.core import (
     NO_ACTION,
     Action,
@@ -250,9 +251,8 @@ class ProvingEnv(Env):
         return {"game": {"ticks_played": ticks, "eliminated": len(eliminated), "void": int(void)},
                 "seats": seats}
 
-    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
-        per_game = [self.game_metrics(r) for r in records]
-        n = len(per_game)
-        return {"overall": {"games": n, "mean_ticks": sum(m["game"]["ticks_played"]
-                                                          for m in per_game) / n if n else None},
-                "seats": sum_seat_metrics(per_game, max(self.players))}
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        fold = Fold(max(self.players), skip_void=False).add_all(per_game)
+        return {"overall": {"games": fold.games,
+                            "mean_ticks": fold.per_counted(fold.game.total("ticks_played"))},
+                "seats": fold.seat_totals()}

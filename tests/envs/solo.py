@@ -8,11 +8,12 @@ seat "wins" only with every answer right. The answer key is the hidden setup, re
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.attribution import error_attribution, sum_seat_metrics
+from engine.aggregate import Fold
+from engine.attribution import error_attribution
 from engine.core import (
     NO_ACTION,
     Action,
@@ -159,9 +160,8 @@ class SoloQuizEnv(Env):
         return {"game": {"questions": n, "right": right},
                 "seats": {"0": {"accuracy": right / n, **error_attribution(record)["0"]}}}
 
-    def aggregate_metrics(self, records: Sequence[GameRecord]) -> dict[str, Any]:
-        per_game = [self.game_metrics(r) for r in records]
-        n = len(per_game)
-        return {"overall": {"games": n, "mean_accuracy": sum(
-            m["seats"]["0"]["accuracy"] for m in per_game) / n if n else None},
-            "seats": sum_seat_metrics(per_game, 1)}
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        fold = Fold(1, skip_void=False).add_all(per_game)
+        return {"overall": {"games": fold.games,
+                            "mean_accuracy": fold.per_counted(fold.seat("0").total("accuracy"))},
+                "seats": fold.seat_totals()}

@@ -82,3 +82,13 @@ async def make_server(tmp_path):
 @pytest.fixture
 async def server(make_server):
     return await make_server()
+
+
+def schema_at(conn: Any, version: int) -> None:
+    """Make `conn`'s database what the store's schema `version` made (an older Parlor's file)."""
+    from server.store import MIGRATIONS
+
+    for script in MIGRATIONS[:version]:
+        conn.executescript(script)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    conn.execute("INSERT INTO schema_version VALUES (?)", (version,))

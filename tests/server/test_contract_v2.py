@@ -8,7 +8,7 @@ import json
 import sqlite3
 
 from server.store import MIGRATIONS, Store
-from tests.server.conftest import Client
+from tests.server.conftest import Client, schema_at
 from tests.server.test_play import rows
 
 
@@ -80,10 +80,7 @@ async def test_the_event_log_is_read_in_pages_and_only_by_who_may_see_it(server)
 async def test_a_database_written_by_schema_v3_migrates_and_its_games_still_load(tmp_path):
     path = tmp_path / "v3.db"
     with sqlite3.connect(path) as conn:
-        for script in MIGRATIONS[:3]:
-            conn.executescript(script)
-        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        conn.execute("INSERT INTO schema_version VALUES (3)")
+        schema_at(conn, 3)
         conn.execute("INSERT INTO games (id, table_id, env, rules_version, config, seed, started)"
                      " VALUES (1, 't1', 'colonel-blotto', '1', ?, 5, 0)",
                      (json.dumps({"rounds": 3}),))
@@ -104,6 +101,6 @@ async def test_a_database_written_by_schema_v3_migrates_and_its_games_still_load
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 4
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
         assert conn.execute("SELECT clock FROM events").fetchone() == (None,)
         assert conn.execute("SELECT category, fatal FROM actions").fetchone() == (None, 0)

@@ -3,7 +3,6 @@ committed actions and closed as void."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -11,6 +10,7 @@ import subprocess
 import sys
 import time
 
+from server.store import Store
 from tests.server.conftest import Client
 from tests.server.test_play import rows
 
@@ -29,6 +29,14 @@ def start_server(db, port) -> subprocess.Popen:
         if "listening" in line:
             return proc
     raise AssertionError(f"server did not start (exit {proc.wait()})")
+
+
+async def load_record(db, game_id):
+    store = await Store.open(db)
+    try:
+        return await store.load_record(game_id)
+    finally:
+        await store.close()
 
 
 async def test_a_killed_server_loses_no_committed_action(tmp_path):
@@ -62,11 +70,11 @@ async def test_a_killed_server_loses_no_committed_action(tmp_path):
         time.sleep(0.2)
         game = rows(db, "SELECT * FROM games")[0]
         assert game["status"] == "void" and "interrupted" in game["reason"]
-        record = json.loads(game["record"])
-        assert [a["raw"] for a in record["actions"] if a["seat"] == 0][:2] == ["[A20]", "[B20]"]
-        assert record["events"][-1]["type"] == "game_over"
+        record = await load_record(db, game["id"])
+        assert [a.raw for a in record.actions if a.seat == 0][:2] == ["[A20]", "[B20]"]
+        assert record.events[-1].type == "game_over"
         stored = rows(db, "SELECT seq FROM events ORDER BY seq")
-        assert [r["seq"] for r in stored] == list(range(len(record["events"])))
+        assert [r["seq"] for r in stored] == list(range(len(record.events)))
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(10)

@@ -8,6 +8,7 @@ import json
 import sqlite3
 
 from server.cli import main
+from server.store import Store
 from tests.fakes import FakeAnthropic, FakeOpenAI, Status
 from tests.fakes.seating import FAST, example_responder
 from tests.server.conftest import Client
@@ -53,6 +54,26 @@ async def test_a_person_and_two_llm_bots_finish_an_ipd_game(server):
     chats = [json.loads(e["data"])["text"] for e in rows(db, "SELECT data FROM events WHERE "
                                                              "type = 'chat'")]
     assert "I suggest we all cooperate this round." in chats
+    # Prompts are stored once: the system prompt in `texts`, each later user prompt as what is
+    # new since the seat's previous one; the store gives back every transcript whole.
+    stored = [json.loads(a["transcript"]) for a in bot_actions]
+    assert all("content" not in t[0] and "content_ref" in t[0] for t in stored)
+    assert sum("content_delta" in t[1] for t in stored) >= len(stored) - 2
+    game_id = rows(db, "SELECT id FROM games")[0]["id"]
+    store = await Store.open(db)
+    try:
+        whole = await store.transcripts(game_id)
+    finally:
+        await store.close()
+    assert len(whole) == len(bot_actions)
+    systems = {t[0]["content"] for t in whole.values()}  # one per seat
+    assert len(systems) == 2
+    for text in systems:
+        assert rows(db, "SELECT count(*) n FROM texts WHERE text = ?", text)[0]["n"] == 1
+    prompts = [t[1]["content"] for t in whole.values()]
+    assert all(isinstance(p, str) and len(p) > 200 for p in prompts)
+    assert sum(len(json.dumps(t)) for t in stored) < 0.5 * sum(
+        len(json.dumps(t)) for t in whole.values())
 
 
 async def test_a_provider_that_keeps_failing_voids_the_game(server, monkeypatch):
@@ -71,6 +92,12 @@ async def test_a_provider_that_keeps_failing_voids_the_game(server, monkeypatch)
     failure = rows(server.db_path, "SELECT * FROM bot_failures")[0]
     assert failure["seat"] == 1 and failure["policy"] == "void" and "500" in failure["error"]
     assert json.loads(failure["transcript"])
+    store = await Store.open(server.db_path)
+    try:
+        (whole,) = await store.bot_failures(failure["game_id"])
+    finally:
+        await store.close()
+    assert whole["transcript"][0]["role"] == "system" and len(whole["transcript"][0]["content"]) > 200
     assert rows(server.db_path, "SELECT count(*) n FROM ratings")[0]["n"] == 0
 
 

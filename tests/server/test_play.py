@@ -55,8 +55,9 @@ async def test_human_beats_nobody_but_finishes_a_blotto_game_against_a_bot(serve
     actions = rows(db, "SELECT * FROM actions WHERE seat = 0")
     assert actions and all(a["raw"] == "[A7 B7 C6]" and a["outcome"] == "ok" and
                            a["latency_ms"] is not None and a["turn"] for a in actions)
-    assert rows(db, "SELECT count(*) n FROM events")[0]["n"] == len(
-        json.loads(game["record"])["events"])
+    events = rows(db, "SELECT seq, type FROM events ORDER BY seq")
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    assert events[-1]["type"] == "game_over"
     assert rows(db, "SELECT count(*) n FROM metrics WHERE seat = 0 AND name = 'reward'")[0]["n"]
     assert {r["identity"] for r in rows(db, "SELECT * FROM ratings")} == {"human:ada", "random"}
     board = await ada.request("leaderboard", env="colonel-blotto")
@@ -262,9 +263,9 @@ async def test_leaving_a_waiting_table_frees_the_seat(server):
 
 async def test_a_client_that_stops_reading_is_dropped_and_its_seat_disconnects(make_server,
                                                                                caplog):
-    """Its full buffers must not hold up the table: the send times out, the connection is cut,
-    and the disconnect policy takes over (here: grace, then the game is void)."""
-    server = await make_server(disconnect_grace=0.3, turn_timeout=30, send_timeout=0.5)
+    """Its full buffers must not hold up the table: once it is too far behind the connection is
+    cut, and the disconnect policy takes over (here: grace, then the game is void)."""
+    server = await make_server(disconnect_grace=0.3, turn_timeout=30, max_unsent=1_000_000)
     ada = Client(await connect(server.url, max_queue=1))  # reads nothing once its queue is full
     token = (await ada.request("hello", name="ada"))["player"]["token"]
     eve = await Client.connect(server.url, "eve")
@@ -277,7 +278,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_its_seat_disconnects(m
     with pytest.raises(ConnectionClosed):
         for _ in range(2000):  # up to 500 MB: far beyond any socket buffer
             await conn.send({"v": 1, "type": "noise", "blob": blob})
-    assert "dropping a client that took over 0.5s to take a message" in caplog.text
+    assert "dropping a client more than 1000000 bytes behind" in caplog.text
     over = await eve.wait_for("game_over")
     assert over["result"]["void"] and over["statuses"]["0"] == "disconnected"
     assert not server.players[token].conns

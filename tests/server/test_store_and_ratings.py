@@ -38,8 +38,8 @@ async def test_a_newer_schema_is_refused(tmp_path):
 async def test_a_failed_write_rolls_back_and_the_writer_goes_on(tmp_path):
     store = await Store.open(tmp_path / "p.db")
 
-    async def bad(conn):
-        await conn.execute("INSERT INTO players (name, kind, identity, created) "
+    def bad(conn):
+        conn.execute("INSERT INTO players (name, kind, identity, created) "
                            "VALUES ('x', 'human', 'human:x', 0)")
         raise ValueError("boom")
 

@@ -1,0 +1,37 @@
+"""JSON text for messages and stored columns, made fast: orjson where it can (about 12x the
+standard library on a view-sized message, which made encoding the largest cost of a move), the
+standard library where orjson refuses a value (an integer beyond 64 bits, say), so every value
+the standard library writes is still written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS  # int keys become strings, as with the standard library
+_fallback = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Mapping):  # e.g. a MappingProxyType an engine exposes read-only
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def dumps_bytes(value: Any) -> bytes:
+    """Compact JSON of `value`, UTF-8 encoded (what goes on the wire)."""
+    try:
+        return orjson.dumps(value, default=_default, option=_OPTIONS)
+    except (TypeError, orjson.JSONEncodeError):
+        return _fallback(value).encode("utf-8", "surrogatepass")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of `value`."""
+    try:
+        return orjson.dumps(value, default=_default, option=_OPTIONS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return _fallback(value)

@@ -1,0 +1,66 @@
+"""A live progress line for long runs (`parlor sim`): games done/total, games/s, actions/s, ETA.
+
+On a terminal the line is redrawn in place at most ~4 times a second; anywhere else (CI logs,
+pipes) a plain line is printed at most every ~5 s, so logs stay readable. A final line ends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+TTY_EVERY = 0.25  # seconds between redraws on a terminal
+LOG_EVERY = 5.0  # seconds between lines when the stream is not a terminal
+
+
+class Progress:
+    """`counts()` returns (games done, actions so far); `run()` draws until cancelled."""
+
+    def __init__(self, label: str, total: int, counts: Callable[[], tuple[int, int]],
+                 stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.label = label
+        self.total = total
+        self.counts = counts
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self.tty = stream.isatty()
+
+    async def run(self) -> None:
+        every = TTY_EVERY if self.tty else LOG_EVERY
+        while True:
+            await asyncio.sleep(every)
+            self._write(self.line())
+
+    def finish(self) -> None:
+        """The last line, with the elapsed time instead of an ETA."""
+        self._write(self.line(final=True), end=True)
+
+    def line(self, final: bool = False) -> str:
+        done, actions = self.counts()
+        elapsed = max(self.clock() - self.started, 1e-9)
+        rate = done / elapsed
+        head = f"{self.label}: {done}/{self.total} games"
+        if final:
+            return (f"{head} in {_duration(elapsed)}, {rate:,.1f} games/s, "
+                    f"{actions / elapsed:,.0f} actions/s")
+        eta = _duration((self.total - done) / rate) if done else "?"
+        return f"{head}, {rate:,.1f} games/s, {actions / elapsed:,.0f} actions/s, ETA {eta}"
+
+    def _write(self, line: str, end: bool = False) -> None:
+        if self.tty:  # redraw in place; clear what a longer line left behind
+            self.stream.write(f"\r{line}\x1b[K" + ("\n" if end else ""))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"

@@ -1,0 +1,155 @@
+"""The store after issue 8: records rebuilt from rows (no second copy), group commits, and a
+database written by the schema before it (v4, with the record blob) migrating in place."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+
+import pytest
+
+from engine.registry import get
+from engine.sampling import random_action
+from server.store import MIGRATIONS, Rows, Store, event_rows
+from tests.server.conftest import schema_at
+
+
+def play(env_id: str, players: int, seed: int, abort: str | None = None):
+    env = get(env_id)
+    game = env.new_game(env.config(None), seed, players)
+    rng = random.Random(seed)
+    while not game.over:
+        if abort and game.step == 5:
+            game.abort(abort)
+            break
+        seat = min(game.pending())
+        game.act(seat, random_action(game.legal(seat), rng), meta={"latency_ms": 1.5})
+    return game
+
+
+def write_v4_database(path, games) -> None:
+    """A file as the store of schema v4 wrote it: the record also kept whole in games.record."""
+    with sqlite3.connect(path) as conn:
+        schema_at(conn, 4)
+        conn.execute("INSERT INTO players (id, name, kind, identity, created) "
+                     "VALUES (1, 'random', 'bot', 'random', 0)")
+        for game_id, game in enumerate(games, start=1):
+            record = game.record()
+            result = record.result
+            conn.execute(
+                "INSERT INTO games (id, table_id, env, rules_version, preset, config, seed, "
+                "started, ended, status, reason, result, record) VALUES "
+                "(?, 't', ?, ?, NULL, ?, ?, 0, 1, ?, ?, ?, ?)",
+                (game_id, record.env, record.rules_version, json.dumps(record.config),
+                 record.seed, "void" if result.void else "finished", result.reason,
+                 json.dumps(result.to_json()), json.dumps(record.to_json())))
+            for seat in range(record.players):
+                conn.execute("INSERT INTO seats (game_id, seat, player_id, identity, kind) "
+                             "VALUES (?, ?, 1, 'random', 'bot')", (game_id, seat))
+            for idx, a in enumerate(record.actions):
+                conn.execute(
+                    "INSERT INTO actions (game_id, idx, seat, step, raw, structured, outcome, "
+                    "error, category, fatal, latency_ms, created) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                    (game_id, idx, a.seat, a.step,
+                     a.raw if isinstance(a.raw, str) else json.dumps(a.raw),
+                     int(not isinstance(a.raw, str)), a.outcome, a.error, a.category,
+                     int(a.fatal), a.meta.get("latency_ms")))
+            conn.executemany(
+                "INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, e["seq"], e["step"], e["type"], json.dumps(e["data"]),
+                  json.dumps(e["visible_to"]), json.dumps(e["clock"]) if e["clock"] else None)
+                 for e in record.to_json()["events"]])
+
+
+async def test_a_v4_database_migrates_and_every_game_loads_and_replays_as_before(tmp_path):
+    path = tmp_path / "v4.db"
+    games = [play("colonel-blotto", 2, 1), play("three-player-ipd", 3, 2),
+             play("colonel-blotto", 2, 3, abort="alice disconnected")]
+    write_v4_database(path, games)
+    before = {i: json.loads(json.dumps(g.record().to_json())) for i, g in enumerate(games, 1)}
+
+    store = await Store.open(path)
+    try:
+        for game_id, expected in before.items():
+            record = await store.load_record(game_id)
+            assert json.loads(json.dumps(record.to_json())) == expected
+            replayed = get(record.env).replay(record).record()
+            assert [e.to_json() for e in replayed.events] == \
+                [e.to_json() for e in record.events]
+            assert replayed.result == record.result
+        assert (await store.load_record(3)).aborted == "alice disconnected"
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        assert "record" not in columns and {"setup", "aborted"} <= columns
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_a_record_written_now_is_rebuilt_exactly_from_its_rows(tmp_path):
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        for env_id, players in (("colonel-blotto", 2), ("three-player-ipd", 3)):
+            game = play(env_id, players, 7)
+            record = game.record()
+            game_id = await store.create_game(
+                table_id="t", env=env_id, rules_version=record.rules_version, preset=None,
+                config=record.config, seed=record.seed,
+                seats=[{"identity": "random", "name": "random", "kind": "bot"}] * players)
+            rows = Rows(events=[])
+            for idx, action in enumerate(record.actions):
+                rows.extend(store.action_rows(game_id, idx, action, ()))
+            rows.events = event_rows(game_id, record.events)
+            await store.finish_game(game_id, record=record, statuses={}, metrics={},
+                                    unwritten=rows)
+            loaded = await store.load_record(game_id)
+            assert json.loads(json.dumps(loaded.to_json())) == \
+                json.loads(json.dumps(record.to_json()))
+    finally:
+        await store.close()
+
+
+async def test_writes_made_together_share_one_commit_and_a_failing_one_rolls_back_alone(
+        tmp_path):
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        commits = store.commits
+
+        def bad(conn):
+            conn.execute("INSERT INTO players (name, kind, identity, created) "
+                         "VALUES ('x', 'human', 'human:x', 0)")
+            raise ValueError("boom")
+
+        results = await asyncio.gather(
+            *(store.player_id(f"p{i}", "bot", f"bot:{i}") for i in range(20)),
+            store.write(bad), return_exceptions=True)
+        assert store.commits == commits + 1  # twenty-one jobs, one transaction
+        assert isinstance(results[-1], ValueError)
+        assert len(set(results[:-1])) == 20
+        names = {r["name"] for r in await store.fetch("SELECT name FROM players")}
+        assert names == {f"p{i}" for i in range(20)}  # the failed job left nothing
+        assert store.jobs >= 21
+    finally:
+        await store.close()
+
+
+async def test_a_commit_that_fails_fails_every_caller_and_the_store_goes_on(tmp_path):
+    store = await Store.open(tmp_path / "p.db")
+    other = sqlite3.connect(tmp_path / "p.db", timeout=0)
+    try:
+        store._conn.execute("PRAGMA busy_timeout=50")
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await asyncio.gather(store.player_id("a", "bot", "bot:a"),
+                                 store.player_id("b", "bot", "bot:b"))
+        other.rollback()
+        assert await store.player_id("c", "bot", "bot:c") >= 1
+        assert [r["name"] for r in await store.fetch("SELECT name FROM players")] == ["c"]
+    finally:
+        other.close()
+        await store.close()
