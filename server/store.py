@@ -89,14 +89,30 @@ MIGRATIONS: list[str] = [
     """,
     # Issue 8: no second copy of the record (it is rebuilt from the rows; the hidden setup and
     # the abort reason get columns of their own); texts stored once (prompt templates); the
-    # server process (instance) that runs a game, when several share the file.
+    # server process (instance) that runs a game, when several share the file; a game's metrics
+    # in its games row as the env returns them (a row per metric was most of a game's rows),
+    # with the view `metrics` giving queries the old row-per-metric shape.
     """
     ALTER TABLE games ADD COLUMN setup TEXT;
     ALTER TABLE games ADD COLUMN aborted TEXT;
     ALTER TABLE games ADD COLUMN instance TEXT;
+    ALTER TABLE games ADD COLUMN metrics TEXT;
     UPDATE games SET setup = json_extract(record, '$.setup'),
         aborted = json_extract(record, '$.aborted') WHERE record IS NOT NULL;
     ALTER TABLE games DROP COLUMN record;
+    UPDATE games SET metrics = json_object(
+        'game', (SELECT json_group_object(name, json(value)) FROM metrics m
+                 WHERE m.game_id = games.id AND m.seat IS NULL),
+        'seats', (SELECT json_group_object(seat, json(values_)) FROM
+                  (SELECT seat, json_group_object(name, json(value)) AS values_ FROM metrics m
+                   WHERE m.game_id = games.id AND m.seat IS NOT NULL GROUP BY seat)))
+        WHERE id IN (SELECT game_id FROM metrics);
+    DROP TABLE metrics;
+    CREATE VIEW metrics (game_id, seat, name, value) AS
+        SELECT g.id, NULL, m.key, m.value FROM games g, json_each(g.metrics, '$.game') m
+        UNION ALL
+        SELECT g.id, CAST(s.key AS INTEGER), m.key, m.value
+        FROM games g, json_each(g.metrics, '$.seats') s, json_each(s.value) m;
     CREATE TABLE texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
     """,
 ]
@@ -431,23 +447,19 @@ class Store:
         self._compactors.pop(game_id, None)
         game_row = (time.time(), status, result.reason if result else record.aborted,
                     _dump(result.to_json()) if result else None,
-                    _dump(record.setup) if record.setup else None, record.aborted, game_id)
+                    _dump(record.setup) if record.setup else None, record.aborted,
+                    _dump(metrics) if metrics else None, game_id)
         seat_rows = [(seat_status, None if result is None or result.void
                       else result.rewards.get(seat), game_id, seat)
                      for seat, seat_status in statuses.items()]
-        metric_rows = [(game_id, None, k, _dump(v)) for k, v in metrics.get("game", {}).items()]
-        for seat, values in metrics.get("seats", {}).items():
-            metric_rows += [(game_id, int(seat), k, _dump(v)) for k, v in values.items()]
 
         def work(c: sqlite3.Connection) -> RatingChanges:
             if unwritten is not None:
                 _insert(c, unwritten)
             c.execute("UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, "
-                      "setup = ?, aborted = ? WHERE id = ?", game_row)
+                      "setup = ?, aborted = ?, metrics = ? WHERE id = ?", game_row)
             c.executemany("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
                           "seat = ?", seat_rows)
-            c.executemany("INSERT INTO metrics (game_id, seat, name, value) VALUES (?, ?, ?, ?)",
-                          metric_rows)
             changes = dict(rate(_ratings(c, record.env, identities))) if rate else {}
             now = game_row[0]
             for identity, (before, after) in changes.items():
@@ -562,12 +574,13 @@ class Store:
         return [dict(r) for r in rows]
 
     async def game(self, game_id: int) -> dict[str, Any] | None:
-        """One game: its row (config, result and setup decoded) and its seats in order."""
+        """One game: its row (config, result, setup and metrics decoded) and its seats in
+        order."""
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
         game = dict(rows[0])
-        for key in ("config", "result", "setup"):
+        for key in ("config", "result", "setup", "metrics"):
             game[key] = json.loads(game[key]) if game.get(key) else None
         seats = self._read("SELECT seat, identity, kind, settings, status, reward FROM "
                            "seats WHERE game_id = ? ORDER BY seat", (game_id,))

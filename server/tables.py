@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +26,7 @@ log = logging.getLogger("parlor.server")
 SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
 BOT_FAILURE_POLICIES = ("void", "default", "wait")
 TIMEOUT_POLICIES = ("default", "void")
+YIELD_EVERY = 32  # decisions a bot task makes before it lets the rest of the loop run
 DURABILITY = ("action", "game")
 
 
@@ -132,6 +133,7 @@ class Table:
         self._lock = asyncio.Lock()
         self._turns = 0
         self._tasks: set[asyncio.Task[None]] = set()  # timer-started work, kept referenced
+        self._scripted: asyncio.Task[None] | None = None  # decides for bots that never await
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
 
     # -- lobby -------------------------------------------------------------------------------
@@ -186,12 +188,12 @@ class Table:
         async with self._lock:
             game = self.game
             assert game is not None
-            loop = asyncio.get_running_loop()
             meta: dict[str, Any] = {}
             if decision is not None:
                 meta["latency_ms"] = round(decision.latency_ms, 3)
             elif seat.turn is not None:
-                meta["latency_ms"] = round((loop.time() - seat.turn_issued) * 1000, 3)
+                meta["latency_ms"] = round((asyncio.get_running_loop().time() - seat.turn_issued)
+                                           * 1000, 3)
             events = game.act(seat.index, action, meta=meta)
             if decision is not None:
                 seat.add_usage(decision.usage())
@@ -258,12 +260,16 @@ class Table:
         game = self.game
         assert game is not None
         loop = asyncio.get_running_loop()
+        scripted_due = False
         for index in sorted(game.pending()):
             seat = self.seats[index]
-            if seat.kind == "bot":
-                if seat.task is None or seat.task.done():
-                    seat.task = asyncio.create_task(self._run_bot(seat),
-                                                    name=f"bot-{self.id}-{index}")
+            if seat.bot is not None:
+                if seat.bot.never_awaits:
+                    scripted_due = True
+                elif seat.task is None or seat.task.done():
+                    seat.task = loop.create_task(self._drive_bots(
+                        lambda seat=seat: [seat] if seat.index in game.pending() else [],
+                        f"seat {index}"), name=f"bot-{self.id}-{index}")
             elif seat.turn is None:
                 self._turns += 1
                 seat.turn = self._turns
@@ -272,6 +278,16 @@ class Table:
                 seat.turn_timer = loop.call_at(seat.deadline, self._deadline_passed, seat,
                                                seat.turn)
                 await self.send_turn(seat)
+        if scripted_due and (self._scripted is None or self._scripted.done()):
+            self._scripted = loop.create_task(self._drive_bots(self._scripted_due, "bots"),
+                                              name=f"bots-{self.id}")
+
+    def _scripted_due(self) -> list[Seat]:
+        """The bot seats awaited now whose bots never await: one task decides for all of them,
+        one after another (a task per decision cost more than the decision)."""
+        assert self.game is not None
+        return [seat for i in sorted(self.game.pending())
+                if (seat := self.seats[i]).bot is not None and seat.bot.never_awaits]
 
     async def send_turn(self, seat: Seat) -> None:
         if seat.player is None or seat.turn is None:
@@ -282,21 +298,30 @@ class Table:
         for conn in list(seat.player.conns):
             await _safe_send(conn, msg)
 
-    async def _run_bot(self, seat: Seat) -> None:
-        """Decide for a bot seat for as long as the game awaits it. The env may ask the same
-        seat again straight away (a retry after an invalid move, two moves in a row); `_dispatch`
-        then sees this task still running and leaves the next decision to this loop."""
+    async def _drive_bots(self, due: Callable[[], list[Seat]], what: str) -> None:
+        """Decide for the bot seats `due()` names for as long as the game awaits any of them.
+        The env may ask the same seats again straight away (the next round, a retry after an
+        invalid move); `_dispatch` then sees this task still running and leaves those decisions
+        to this loop. Yields to the loop every few decisions, so that a game of bots that never
+        await does not hold up every other table."""
         game = self.game
         assert game is not None
+        decided = 0
         try:
-            while not game.over and seat.index in game.pending():
-                if not await self._bot_turn(seat):
-                    return
+            while not game.over and (seats := due()):
+                for seat in seats:
+                    if game.over or seat.index not in game.pending():
+                        continue
+                    if not await self._bot_turn(seat):
+                        return
+                    decided += 1
+                    if decided % YIELD_EVERY == 0:
+                        await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - a bug here must void the game, not stall it
-            log.exception("table %s: bot seat %s crashed the driver", self.id, seat.index)
-            await self.abort(f"internal error driving seat {seat.index}: {exc}"[:500])
+            log.exception("table %s: driving %s crashed", self.id, what)
+            await self.abort(f"internal error driving {what}: {exc}"[:500])
 
     async def _bot_turn(self, seat: Seat) -> bool:
         """One decision of a bot seat; False when the game was voided instead."""
@@ -418,9 +443,10 @@ class Table:
         for conn, _ in self.recipients():
             await _safe_send(conn, self.game_over_message)
         await self.broadcast_table()
+        for task in [s.task for s in self.seats] + [self._scripted]:
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         for seat in self.seats:
-            if seat.task is not None and seat.task is not asyncio.current_task():
-                seat.task.cancel()
             close = getattr(seat.bot, "aclose", None)
             if close is not None:
                 try:

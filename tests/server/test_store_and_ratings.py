@@ -19,8 +19,8 @@ async def test_a_fresh_file_gets_the_schema_and_reopens(tmp_path):
         assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables >= {"players", "games", "seats", "actions", "events", "metrics", "ratings",
-                      "rating_history"}
+    assert tables >= {"players", "games", "seats", "actions", "events", "ratings",
+                      "rating_history", "texts"}
     again = await Store.open(path)
     assert await again.player_id("ada", "human", "human:ada") == pid
     await again.close()

@@ -57,6 +57,12 @@ def write_v4_database(path, games) -> None:
                      a.raw if isinstance(a.raw, str) else json.dumps(a.raw),
                      int(not isinstance(a.raw, str)), a.outcome, a.error, a.category,
                      int(a.fatal), a.meta.get("latency_ms")))
+            metrics = get(record.env).game_metrics(record)
+            conn.executemany("INSERT INTO metrics (game_id, seat, name, value) VALUES (?, ?, ?, ?)",
+                             [(game_id, None, k, json.dumps(v)) for k, v in metrics["game"].items()]
+                             + [(game_id, int(s), k, json.dumps(v))
+                                for s, values in metrics["seats"].items()
+                                for k, v in values.items()])
             conn.executemany(
                 "INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -71,6 +77,9 @@ async def test_a_v4_database_migrates_and_every_game_loads_and_replays_as_before
              play("colonel-blotto", 2, 3, abort="alice disconnected")]
     write_v4_database(path, games)
     before = {i: json.loads(json.dumps(g.record().to_json())) for i, g in enumerate(games, 1)}
+    with sqlite3.connect(path) as conn:
+        metric_rows = sorted(conn.execute("SELECT game_id, coalesce(seat, -1), name, value "
+                                          "FROM metrics"))
 
     store = await Store.open(path)
     try:
@@ -82,6 +91,9 @@ async def test_a_v4_database_migrates_and_every_game_loads_and_replays_as_before
                 [e.to_json() for e in record.events]
             assert replayed.result == record.result
         assert (await store.load_record(3)).aborted == "alice disconnected"
+        for game_id, game in enumerate(games, start=1):  # metrics kept whole, per game
+            stored = (await store.game(game_id))["metrics"]
+            assert stored == json.loads(json.dumps(get(game.env.id).game_metrics(game.record())))
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
@@ -89,6 +101,13 @@ async def test_a_v4_database_migrates_and_every_game_loads_and_replays_as_before
         assert "record" not in columns and {"setup", "aborted"} <= columns
         assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # The view gives old queries the rows they read before (a name and value per metric).
+        viewed = sorted(conn.execute("SELECT game_id, coalesce(seat, -1), name, value FROM "
+                                     "metrics"))
+        assert len(viewed) == len(metric_rows)
+        rewards = {(g, s): v for g, s, n, v in viewed if n == "reward"}
+        assert rewards == {(g, s): json.loads(v) for g, s, n, v in metric_rows if n == "reward"}
+        assert {(g, s, n) for g, s, n, _ in viewed} == {(g, s, n) for g, s, n, _ in metric_rows}
 
 
 async def test_a_record_written_now_is_rebuilt_exactly_from_its_rows(tmp_path):
