@@ -10,8 +10,9 @@ Rows, all from the same run (what each one means: benchmarks/README.md):
 - storage per action and per game, and the second copy of each record (`games.record`);
 - peak RSS of `parlor sim` for two game counts, and the growth per game.
 
-    python benchmarks/e2e.py [--games 200] [--repeats 3] [--memory-games 200 1000]
-                             [--store-calls 2000] [--skip-long] [--profile]
+    python benchmarks/e2e.py [--games 200] [--repeats 3] [--memory-games 200 2000 10000]
+                             [--store-calls 2000] [--skip-long] [--profile] [--workers 1]
+                             [--concurrency 1]
 """
 
 from __future__ import annotations
@@ -90,19 +91,33 @@ print(json.dumps({"code": code, "seconds": seconds, "rss_start_kb": before["VmRS
 
 
 # ------------------------------------------------------------------------------ parlor sim
-def sim_argv(work: Workload, games: int, db: Path | None) -> list[str]:
-    argv = ["sim", work.env, "--games", str(games), "--seed", "0", "--quiet"]
+@dataclass(frozen=True)
+class Spread:
+    """How the sim rows play: `--workers` processes, `--concurrency` games in flight each."""
+
+    workers: int = 1
+    concurrency: int = 1
+
+    def argv(self) -> list[str]:
+        return ((["--workers", str(self.workers)] if self.workers > 1 else [])
+                + (["--concurrency", str(self.concurrency)] if self.concurrency > 1 else []))
+
+
+def sim_argv(work: Workload, games: int, db: Path | None, spread: Spread = Spread()
+             ) -> list[str]:
+    argv = ["sim", work.env, "--games", str(games), "--seed", "0", "--quiet", *spread.argv()]
     for spec in work.specs:
         argv += ["--seat", spec]
     return argv + (["--db", str(db)] if db else [])
 
 
-def run_sim(work: Workload, games: int, db: Path | None, cpu: int | None = None
-            ) -> dict[str, Any]:
-    """`parlor sim` in a subprocess (pinned to core `cpu` if given); returns the runner's JSON
-    (seconds, RSS)."""
-    out = subprocess.run([sys.executable, "-c", SIM_RUNNER, str(ROOT),
-                          json.dumps(sim_argv(work, games, db)), "" if cpu is None else str(cpu)],
+def run_sim(work: Workload, games: int, db: Path | None, cpu: int | None = None,
+            spread: Spread = Spread()) -> dict[str, Any]:
+    """`parlor sim` in a subprocess (pinned to core `cpu` if given, its workers with it);
+    returns the runner's JSON (seconds, RSS)."""
+    argv = sim_argv(work, games, db, spread)
+    out = subprocess.run([sys.executable, "-c", SIM_RUNNER, str(ROOT), json.dumps(argv),
+                          "" if cpu is None else str(cpu)],
                          capture_output=True, text=True, cwd=ROOT, timeout=900)
     if out.returncode != 0:
         raise RuntimeError(f"parlor sim failed: {out.stderr[-2000:]}")
@@ -255,24 +270,31 @@ def verdict(ok: bool) -> str:
     return "meets target" if ok else "BELOW TARGET"
 
 
-def timed_sims(work: Workload, games: int, on_disk: bool, tmp: Path, repeats: int
-               ) -> tuple[list[float], float]:
+def timed_sims(work: Workload, games: int, on_disk: bool, tmp: Path, repeats: int,
+               spread: Spread = Spread()) -> tuple[list[float], float]:
     """Seconds of `repeats` runs of `parlor sim` free to use every core, and of one run pinned
     to one core. On disk, each run writes a fresh file (tmp/<label>-<k>.db)."""
     def db(k: str) -> Path | None:
         return tmp / f"{work.label}-{k}.db" if on_disk else None
 
-    free = [run_sim(work, games, db(str(k)))["seconds"] for k in range(repeats)]
-    return free, run_sim(work, games, db("1core"), cpu=min(os.sched_getaffinity(0)))["seconds"]
+    free = [run_sim(work, games, db(str(k)), spread=spread)["seconds"]
+            for k in range(repeats)]
+    pinned = run_sim(work, games, db("1core"), cpu=min(os.sched_getaffinity(0)),
+                     spread=spread)
+    return free, pinned["seconds"]
 
 
-def throughput_rows(works: list[Workload], games: int, repeats: int, tmp: Path
-                    ) -> list[tuple[Workload, Path]]:
+def throughput_rows(works: list[Workload], games: int, repeats: int, tmp: Path,
+                    spread: Spread = Spread()) -> list[tuple[Workload, Path]]:
     """Sim on disk and in memory beside the bare engine, per workload; prints one line each and
     returns the first on-disk database of each workload."""
     print(f"\n`parlor sim`, {games} games per row, best and median of {repeats} runs, and one "
           f"run pinned to one core; target >= {TARGET_RATE:,} actions/s on disk (best), within "
           f"{TARGET_RATIO:g}x of engine+bots")
+    if spread.argv():
+        print(f"`parlor sim {' '.join(spread.argv())}`" + (
+            " (the pinned run: every worker on that one core; 'memory': no --db, so the "
+            "workers share a temporary file on disk)" if spread.workers > 1 else ""))
     head = (f"{'workload':9} {'store':6} {'games':>6} {'actions':>8} {'best s':>7} "
             f"{'actions/s':>10} {'(median)':>9} {'(1 core)':>9} {'engine+bots/s':>14} "
             f"{'replay/s':>10} {'ratio':>6}  verdict")
@@ -280,7 +302,7 @@ def throughput_rows(works: list[Workload], games: int, repeats: int, tmp: Path
     print("-" * len(head))
     dbs = []
     for work in works:
-        runs = {store: timed_sims(work, games, store == "disk", tmp, repeats)
+        runs = {store: timed_sims(work, games, store == "disk", tmp, repeats, spread)
                 for store in ("disk", "memory")}
         db = tmp / f"{work.label}-0.db"
         dbs.append((work, db))
@@ -401,18 +423,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per sim row")
     parser.add_argument("--repeats", type=int, default=3, help="timed sim runs per row")
-    parser.add_argument("--memory-games", type=int, nargs="+", default=[200, 1000],
+    parser.add_argument("--memory-games", type=int, nargs="+", default=[200, 2000, 10000],
                         help="game counts for the RSS rows")
     parser.add_argument("--store-calls", type=int, default=2000)
     parser.add_argument("--skip-long", action="store_true", help="skip the proving-ground game")
     parser.add_argument("--profile", action="store_true",
                         help="also print a cProfile of the sim path (Blotto on disk)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="`parlor sim --workers N` for the actions/s rows (default 1)")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="`parlor sim --concurrency N` for the actions/s rows (default 1)")
     args = parser.parse_args()
     print(f"Parlor end to end (issue 8), {time.strftime('%Y-%m-%d')}, python "
           f"{sys.version.split()[0]}, sqlite {sqlite3.sqlite_version}")
     with tempfile.TemporaryDirectory(prefix="parlor-e2e-") as name:
         tmp = Path(name)
-        dbs = throughput_rows([BLOTTO, BLOTTO_ADAPTIVE, IPD], args.games, args.repeats, tmp)
+        dbs = throughput_rows([BLOTTO, BLOTTO_ADAPTIVE, IPD], args.games, args.repeats, tmp,
+                              Spread(args.workers, args.concurrency))
         if not args.skip_long:
             dbs.append((PROVING, long_game_row(tmp, args.repeats)))
         store_row(dbs[0][1], args.store_calls, tmp)

@@ -2,15 +2,17 @@
 clients seated as people who answer the instant `your_turn` arrives, against server-side bots
 (bot-heavy) or each other (all-human), optionally watched by spectators.
 
-Per row (one fresh server process and database each): latency from sending `act` to the next
+Per row (fresh server processes and database each): latency from sending `act` to the next
 event or your_turn (p50/p95/p99/max), client moves/s, stored actions/s, server CPU% and RSS
-(from /proc), the load generator's own CPU%, and events lost, duplicated or leaked per client
-(each client's event seqs against the events the database says it may see). What each column
-means: benchmarks/README.md.
+(from /proc, summed over the server processes), the load generator's own CPU%, and events
+lost, duplicated or leaked per client (each client's event seqs against the events the database
+says it may see). With `--servers N` (issue 8: more than one core) N server processes share the
+row's database, each its own --instance and port, and table slots go to them round-robin. What
+each column means: benchmarks/README.md.
 
     python benchmarks/server_load.py [--tables 10 50] [--mixes bot-heavy all-human]
                                      [--spectators 0] [--seconds 10] [--warmup 2]
-                                     [--blotto-bot random] [--server-cpu N]
+                                     [--blotto-bot random] [--servers 1] [--server-cpu N]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -58,18 +61,21 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # ------------------------------------------------------------------------------ the server
 class ServerProcess:
-    """`python -m server.cli serve` on a free loopback port with its own database file."""
+    """`python -m server.cli serve` on a loopback port (default: a free one); the database file
+    is the row's own, shared by the row's servers when there are several (each an instance)."""
 
     def __init__(self, db: Path, log: Path, cpu: int | None = None,
-                 profile: Path | None = None) -> None:
+                 profile: Path | None = None, instance: str | None = None,
+                 port: int | None = None) -> None:
         self.db = db
-        self.port = free_port()
+        self.port = port or free_port()
         self._log = log.open("w")
         profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
+        named = ["--instance", instance] if instance else []
         self.proc = subprocess.Popen(
             [sys.executable, *profiler, "-m", "server.cli", "serve", "--host", HOST, "--port",
              str(self.port), "--db", str(db), "--turn-timeout", "120",
-             "--disconnect-grace", "10"],
+             "--disconnect-grace", "10", *named],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=None if cpu is None else lambda: os.sched_setaffinity(0, {cpu}))
 
@@ -119,6 +125,45 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
+
+
+def free_ports(count: int) -> int:
+    """A port P such that P .. P+count-1 are all free now (as `parlor serve --workers` uses)."""
+    while (first := free_port()) + count > 65536 or not all(
+            port_free(port) for port in range(first + 1, first + count)):
+        pass
+    return first
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((HOST, port))
+        except OSError:
+            return False
+    return True
+
+
+async def start_servers(count: int, db: Path, tmp: Path, cpu: int | None,
+                        profile: str | None) -> list[ServerProcess]:
+    """`count` servers on one database, instances w1..wN on consecutive ports. The first starts
+    alone: it creates the database, and two processes must not migrate a new file at once."""
+    first = free_ports(count)
+    servers: list[ServerProcess] = []
+    try:
+        for i in range(count):
+            name = f"{db.stem}-w{i + 1}" if count > 1 else db.stem
+            servers.append(ServerProcess(db, tmp / f"{name}.log", cpu,
+                                         Path(f"{profile}-{name}.prof") if profile else None,
+                                         f"w{i + 1}" if count > 1 else None, first + i))
+            if i == 0:
+                await servers[0].wait_ready()
+        await asyncio.gather(*(s.wait_ready() for s in servers))
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers
 
 
 # ------------------------------------------------------------------------------ the clients
@@ -185,7 +230,7 @@ class LoadClient:
         with contextlib.suppress(ConnectionClosed):
             async for raw in self.ws:
                 try:
-                    await self._on_message(json.loads(raw))
+                    await self._on_message(orjson.loads(raw))  # the generator's main cost
                 except ConnectionClosed:
                     raise
                 except Exception as exc:  # noqa: BLE001 - counted in the row's errors
@@ -260,10 +305,13 @@ async def play_table(slot: int, env_id: str, seats: list[str], humans: list[Load
         played.append(Played(table_id, overs[0].result()["game_id"], watchers))
 
 
-async def open_clients(url: str, tables: int, humans: list[int], spectators: int,
+async def open_clients(urls: list[str], tables: int, humans: list[int], spectators: int,
                        stats: Stats) -> list[tuple[list[LoadClient], list[LoadClient]]]:
-    """(people, spectators) per table, all connected and greeted."""
+    """(people, spectators) per table, all connected to the table's server and greeted.
+    Slots go to the servers round-robin by runs of len(ENVS) (slots alternate envs, so plain
+    round-robin over two servers would give one all the Blotto tables, the other all IPD)."""
     async def table_clients(t: int) -> tuple[list[LoadClient], list[LoadClient]]:
+        url = urls[(t // len(ENVS)) % len(urls)]
         people = [await LoadClient.open(url, f"p{t}-{k}", stats, t * 100 + k)
                   for k in range(humans[t])]
         watchers = [await LoadClient.open(url, f"s{t}-{k}", stats, 0) for k in range(spectators)]
@@ -318,23 +366,23 @@ class Row:
     tables: int
     mix: str
     spectators: int
+    servers: int = 1
     clients: int = 0
     figures: dict[str, Any] = field(default_factory=dict)
 
 
 async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
                   server_cpu: int | None = None, profile: str | None = None) -> None:
-    db = tmp / f"load-{row.tables}-{row.mix}-{row.spectators}.db"
-    server = ServerProcess(db, tmp / f"{db.stem}.log", server_cpu,
-                           Path(f"{profile}-{db.stem}.prof") if profile else None)
+    db = tmp / f"load-{row.tables}-{row.mix}-{row.spectators}-{row.servers}srv.db"
     stats = Stats()
     clients: list[tuple[list[LoadClient], list[LoadClient]]] = []
+    servers = await start_servers(row.servers, db, tmp, server_cpu, profile)
     try:
-        await server.wait_ready()
         envs = [ENVS[t % len(ENVS)] for t in range(row.tables)]
         seats = [SEATS[row.mix][env] for env in envs]
         humans = [s.count("human") for s in seats]
-        clients = await open_clients(server.url, row.tables, humans, row.spectators, stats)
+        clients = await open_clients([s.url for s in servers], row.tables, humans,
+                                     row.spectators, stats)
         row.clients = sum(len(p) + len(w) for p, w in clients)
         played: list[Played] = []
         t0 = time.time()
@@ -343,10 +391,10 @@ async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
                                                 seconds + warmup + DRAIN, played))
                  for t in range(row.tables)]
         await asyncio.sleep(max(0.0, stats.start - time.time()))
-        cpu0, me0 = server.cpu_seconds(), own_cpu()
+        cpu0, me0 = sum(s.cpu_seconds() for s in servers), own_cpu()
         await asyncio.sleep(max(0.0, stats.end - time.time()))
-        cpu1, me1 = server.cpu_seconds(), own_cpu()
-        memory = server.memory_kb()
+        cpu1, me1 = sum(s.cpu_seconds() for s in servers), own_cpu()
+        memory = [s.memory_kb() for s in servers]
         _, pending = await asyncio.wait(tasks, timeout=DRAIN + REQUEST_TIMEOUT)
         for task in pending:
             task.cancel()
@@ -356,14 +404,16 @@ async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
         for people, watchers in clients:
             for c in people + watchers:
                 await c.close()
-        server.stop()
+        for server in servers:
+            server.stop()
     row.figures = {
         "moves/s": stats.moves / seconds, "stored/s": stored_rate(db, stats.start, stats.end),
         "samples": len(stats.latencies),
         **{k: percentile(stats.latencies, q) * 1000 for k, q in
            (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
-        "cpu%": 100 * (cpu1 - cpu0) / seconds, "rss": memory.get("VmRSS", 0) / 1024,
-        "hwm": memory.get("VmHWM", 0) / 1024, "gen%": 100 * (me1 - me0) / seconds,
+        "cpu%": 100 * (cpu1 - cpu0) / seconds,  # summed over the servers, like RSS and peak
+        "rss": sum(m.get("VmRSS", 0) for m in memory) / 1024,
+        "hwm": sum(m.get("VmHWM", 0) for m in memory) / 1024, "gen%": 100 * (me1 - me0) / seconds,
         "errors": dict(stats.errors), "failures": len(failures) + len(pending),
         **check_events(db, played)}
 
@@ -374,7 +424,8 @@ def own_cpu() -> float:
 
 
 # ------------------------------------------------------------------------------ report
-HEADER = (f"{'tables':>6} {'mix':9} {'spect':>5} {'clients':>7} {'games':>5} {'moves/s':>8} "
+HEADER = (f"{'tables':>6} {'mix':9} {'spect':>5} {'srv':>3} {'clients':>7} {'games':>5} "
+          f"{'moves/s':>8} "
           f"{'stored/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} "
           f"{'srv CPU':>7} {'RSS MB':>6} {'peak':>5} {'gen CPU':>7} {'lost':>4} {'dup':>4} "
           f"{'leak':>4}  verdict")
@@ -389,7 +440,8 @@ def print_row(row: Row) -> None:
         notes.append(f"{f['unfinished']} games unfinished, {f['failures']} tables failed")
     if f["errors"]:
         notes.append(f"errors {f['errors']}")
-    print(f"{row.tables:>6} {row.mix:9} {row.spectators:>5} {row.clients:>7} {f['games']:>5} "
+    print(f"{row.tables:>6} {row.mix:9} {row.spectators:>5} {row.servers:>3} {row.clients:>7} "
+          f"{f['games']:>5} "
           f"{f['moves/s']:>8,.0f} {f['stored/s']:>8,.0f} {f['p50']:>7.1f} {f['p95']:>7.1f} "
           f"{f['p99']:>7.1f} {f['max']:>7.1f} {f['cpu%']:>6.0f}% {f['rss']:>6.0f} "
           f"{f['hwm']:>5.0f} {f['gen%']:>6.0f}% {f['lost']:>4} {f['dup']:>4} {f['leaked']:>4}  "
@@ -402,6 +454,11 @@ async def run_all(args: argparse.Namespace) -> None:
           f"cores; {args.seconds:g} s measured after {args.warmup:g} s warm-up per row; tables "
           f"alternate {' / '.join(ENVS)}; target at 200 tables: p99 < {TARGET_P99_MS:g} ms, "
           f"RSS < {TARGET_RSS_MB:g} MB, 0 lost/dup/leaked")
+    if max(args.servers) > 1:
+        pinned = f", all pinned to core {args.server_cpu}" if args.server_cpu is not None else ""
+        print("  srv = server processes sharing the row's database (tables round-robin"
+              f"{pinned}); srv CPU, RSS and peak are summed over them (CPU up to 100% per "
+              "process)")
     for mix in args.mixes:
         print(f"  {mix}: " + "; ".join(f"{env} {SEATS[mix][env]}" for env in ENVS))
     print(HEADER)
@@ -409,11 +466,15 @@ async def run_all(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="parlor-load-") as name:
         for mix in args.mixes:
             for tables in args.tables:
-                row = Row(tables, mix, args.spectators)
-                limit = args.seconds + args.warmup + DRAIN + 2 * REQUEST_TIMEOUT + 60
-                await asyncio.wait_for(run_row(row, args.seconds, args.warmup, Path(name),
-                                               args.server_cpu, args.profile), limit)
-                print_row(row)
+                for servers in args.servers:
+                    await run_one(Row(tables, mix, args.spectators, servers), args, Path(name))
+
+
+async def run_one(row: Row, args: argparse.Namespace, tmp: Path) -> None:
+    limit = args.seconds + args.warmup + DRAIN + 2 * REQUEST_TIMEOUT + 60
+    await asyncio.wait_for(run_row(row, args.seconds, args.warmup, tmp, args.server_cpu,
+                                   args.profile), limit)
+    print_row(row)
 
 
 def main() -> None:
@@ -427,13 +488,18 @@ def main() -> None:
                              "scripted:adaptive, which thinks ~2 ms per move on the server)")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per row")
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds first")
+    parser.add_argument("--servers", type=int, nargs="+", default=[1], metavar="N",
+                        help="server processes per row sharing its database, tables placed "
+                             "round-robin; several values: one row each (e.g. 1 2)")
     parser.add_argument("--server-cpu", type=int, default=None, metavar="N",
-                        help="pin the server process to core N (and this load generator to the "
-                             "other cores)")
+                        help="pin the server processes (all of them) to core N and this load "
+                             "generator to the other cores")
     parser.add_argument("--profile", metavar="PREFIX", default=None,
-                        help="run the server under cProfile, writing PREFIX-<row>.prof per row "
-                             "(pstats format)")
+                        help="run the servers under cProfile, writing PREFIX-<row>[-wK].prof "
+                             "per row and server (pstats format)")
     args = parser.parse_args()
+    if min(args.servers) < 1:
+        parser.error("--servers must be at least 1")
     if args.server_cpu is not None:
         os.sched_setaffinity(0, (os.sched_getaffinity(0) - {args.server_cpu}) or
                              {args.server_cpu})

@@ -35,7 +35,18 @@ class Sum:
         if isinstance(value, int):
             self._int += value
             return
-        x, kept = float(value), 0
+        self._grow(float(value))
+
+    def merge(self, other: Sum) -> None:
+        """Add what `other` summed (another process's share of the games, say): its int part
+        exactly and each of its partials, so the total is still the exact sum rounded once."""
+        self.n += other.n
+        self._int += other._int
+        for partial in other._partials:
+            self._grow(partial)
+
+    def _grow(self, x: float) -> None:
+        kept = 0
         for y in self._partials:
             if abs(x) < abs(y):
                 x, y = y, x
@@ -78,6 +89,15 @@ class Totals:
                 if total is None:
                     total = self._sums[name] = Sum()
                 total.add(value)
+
+    def merge(self, other: Totals) -> None:
+        """Add another `Totals` (e.g. of the games another process played)."""
+        self.added += other.added
+        for name, total in other._sums.items():
+            mine = self._sums.get(name)
+            if mine is None:
+                mine = self._sums[name] = Sum()
+            mine.merge(total)
 
     def total(self, name: str) -> float:
         """The sum of `name` (0 when no dict had a value for it)."""

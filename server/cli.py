@@ -6,10 +6,12 @@ Bad arguments exit with status 2 and a message naming the problem and the valid 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 
 DEFAULT_DB = "saves/parlor.db"
+INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # it goes into table ids ("w1.t3") and the games
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--on-timeout", default=None, choices=("default", "void"),
                        help="when a person's time runs out: make the env's default move and go "
                             "on, or void the game (default: each env's own rule)")
+    serve.add_argument("--instance", default=None, metavar="NAME",
+                       help="name of this server when several share one --db (1-32 letters, "
+                            "digits, '-' or '_'): its table ids carry it and on start it voids "
+                            "only its own interrupted games")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="run N server processes on ports PORT .. PORT+N-1, all on --db, "
+                            "named w1..wN (or NAME-1..NAME-N): one core each (default 1)")
 
     sim = sub.add_parser("sim", help="play bot games headless and print a summary")
     sim.add_argument("env", help="environment id (see `parlor envs`)")
@@ -52,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--concurrency", type=int, default=1, metavar="N",
                      help="games played at once, each on its own table, so bots that wait on a "
                           "provider overlap (default 1; results do not depend on it)")
+    sim.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="processes playing the games, one core each, all writing to --db "
+                          "(default 1; each has its own --concurrency; results do not depend "
+                          "on it)")
     sim.add_argument("--quiet", action="store_true",
                      help="no progress line on stderr")
     sim.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
@@ -78,6 +91,29 @@ def _cmd_envs() -> int:
     return 0
 
 
+def _check_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """parser.error (exit 2) on options that cannot work together."""
+    from server.workers import instance_names
+
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
+    if args.instance is not None and not INSTANCE.fullmatch(args.instance):
+        parser.error(f"--instance must be 1-32 letters, digits, '-' or '_', got "
+                     f"{args.instance!r}")
+    if args.workers == 1:
+        return
+    if args.port == 0:
+        parser.error(f"--port 0 cannot be used with --workers {args.workers}: the workers "
+                     "listen on PORT, PORT+1, ...; give a fixed port")
+    if not 0 < args.port <= 65536 - args.workers:
+        parser.error(f"--port {args.port} with --workers {args.workers} needs ports "
+                     f"{args.port}..{args.port + args.workers - 1}, outside 1..65535")
+    longest = max(instance_names(args.instance, args.workers), key=len)
+    if len(longest) > 32:
+        parser.error(f"--instance {args.instance!r} is too long for {args.workers} workers: "
+                     f"{longest!r} has more than 32 characters")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -89,6 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_bots_check(args.spec, env_id=args.env)
         if args.command == "serve":
+            _check_serve(args, parser)
+            if args.workers > 1:
+                from server.workers import run_workers
+
+                return run_workers(args)
             from server.serve import run_serve
 
             return run_serve(args)

@@ -16,7 +16,8 @@ LOG_EVERY = 5.0  # seconds between lines when the stream is not a terminal
 
 
 class Progress:
-    """`counts()` returns (games done, actions so far); `run()` draws until cancelled."""
+    """`counts()` returns (games done, actions so far); `run()` draws until cancelled, or call
+    `draw()` every `every` seconds."""
 
     def __init__(self, label: str, total: int, counts: Callable[[], tuple[int, int]],
                  stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -28,11 +29,20 @@ class Progress:
         self.started = clock()
         self.tty = stream.isatty()
 
+    @property
+    def every(self) -> float:
+        """Seconds between lines (redraws on a terminal)."""
+        return TTY_EVERY if self.tty else LOG_EVERY
+
     async def run(self) -> None:
-        every = TTY_EVERY if self.tty else LOG_EVERY
+        every = self.every
         while True:
             await asyncio.sleep(every)
-            self._write(self.line())
+            self.draw()
+
+    def draw(self) -> None:
+        """One line now (`run` calls it; so does a caller that keeps its own time)."""
+        self._write(self.line())
 
     def finish(self) -> None:
         """The last line, with the elapsed time instead of an ETA."""

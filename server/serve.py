@@ -11,11 +11,14 @@ from server.app import Server
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    server = Server(args.db, turn_timeout=args.turn_timeout,
+    instance = args.instance or ""
+    server = Server(args.db, instance=instance, turn_timeout=args.turn_timeout,
                     disconnect_grace=args.disconnect_grace, on_timeout=args.on_timeout)
     await server.start(args.host, args.port)
-    print(f"Parlor server listening on {server.url} (database {args.db}); Ctrl-C stops it.",
-          flush=True)
+    named = f", instance {instance}" if instance else ""
+    # `parlor serve --workers` (server/workers.py) reads the URL from this line.
+    print(f"Parlor server listening on {server.url} (database {args.db}{named}); Ctrl-C "
+          "stops it.", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -13,7 +13,7 @@ import asyncio
 import json
 import queue
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 from bots.registry import available
@@ -66,6 +66,8 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
         parser.error("--games must be at least 1")
     if args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
     bots = available(env.id)
     for spec in args.seat:
         if split_spec(spec)[1] == "human":
@@ -92,6 +94,11 @@ class _Ranked(Generic[T]):
     def items(self) -> list[tuple[str, T]]:
         return sorted(self._rows.items(), key=lambda item: self._first[item[0]])
 
+    def merge(self, other: _Ranked[T], add: Callable[[T, T], None]) -> None:
+        """Fold in `other`'s rows (`add(mine, theirs)`); each key keeps its earliest rank."""
+        for key, row in other._rows.items():
+            add(self.row(key, other._first[key]), row)
+
 
 class Summary:
     """What `parlor sim` prints, folded as each game ends: per bot spec the seats' metrics over
@@ -105,6 +112,22 @@ class Summary:
         self.rows: _Ranked[Totals] = _Ranked(Totals)
         self.usage: _Ranked[Totals] = _Ranked(Totals)
         self.provider_errors: _Ranked[Sum] = _Ranked(Sum)
+
+    # A summary crosses processes (`--workers`) without its env, which may not pickle: the
+    # env's id goes instead.
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__ | {"env": self.env.id}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, env=get(state["env"]))
+
+    def merge(self, other: Summary) -> None:
+        """Fold in the summary of other games of the same run (another worker's)."""
+        self.games += other.games
+        self.void += other.void
+        self.rows.merge(other.rows, Totals.merge)
+        self.usage.merge(other.usage, Totals.merge)
+        self.provider_errors.merge(other.provider_errors, Sum.merge)
 
     def add(self, k: int, table: Table, failed_calls: Mapping[int, int]) -> None:
         """Game number `k`, just ended; `failed_calls`: failed provider calls per seat.
@@ -153,28 +176,56 @@ class Summary:
         return "\n".join(lines)
 
 
-class _Games:
-    """The games of one run, up to `concurrency` at once, each on its own table. Game k is
-    seeded seed + k whatever order games end in, so results do not depend on concurrency."""
+class Games:
+    """Games `numbers` of a run (all of them, or one worker's share), up to `concurrency` at
+    once, each on its own table, each folded into `summary` as it ends (and its metrics handed
+    to `on_metrics`). Game k is seeded seed + k whatever order games end in (or which process
+    plays it), so results do not depend on concurrency or workers."""
 
     def __init__(self, server: Server, args: argparse.Namespace, overrides: dict[str, Any],
-                 on_end: Callable[[int, Table], Awaitable[None]]) -> None:
+                 summary: Summary, numbers: range,
+                 on_metrics: Callable[[Mapping[str, Any]], None] | None = None) -> None:
         self.server = server
         self.args = args
         self.overrides = overrides
-        self.on_end = on_end
-        self._next = iter(range(args.games))  # shared by the workers: each takes the next game
+        self.summary = summary
+        self.on_metrics = on_metrics
+        self.total = len(numbers)
+        self._next = iter(numbers)  # shared by the tasks: each takes the next game
         self.playing: set[Table] = set()
         self.done = 0
         self.actions = 0  # of the games done
+        self.stopping = False
+
+    @classmethod
+    async def open(cls, args: argparse.Namespace, overrides: dict[str, Any], summary: Summary,
+                   *, db: str, instance: str = "", numbers: range | None = None,
+                   on_metrics: Callable[[Mapping[str, Any]], None] | None = None) -> Games:
+        # Nobody watches a sim: each game is written in one transaction at its end (a kill loses
+        # the games under way, which are replayed by nobody; see docs/architecture.md).
+        server = Server(db, durability="game", instance=instance)
+        server.store = await Store.open(db, instance)
+        return cls(server, args, overrides, summary,
+                   range(args.games) if numbers is None else numbers, on_metrics)
 
     async def play(self, concurrency: int) -> None:
         try:
             async with asyncio.TaskGroup() as group:
-                for _ in range(min(concurrency, self.args.games)):
+                for _ in range(min(concurrency, self.total)):
                     group.create_task(self._worker())
         except ExceptionGroup as errors:  # report the first failure as itself
             raise errors.exceptions[0] from None
+
+    async def close(self) -> None:
+        await self.server.stop()  # voids a game still playing after an error or ctrl-c
+
+    async def stop(self) -> None:
+        """Start no more games and void those in flight; `play` then returns. (Cancelling
+        `play` instead may catch a table while it starts, which leaves its game 'running'.)"""
+        self.stopping = True
+        for table in list(self.playing):
+            if table.status == "playing":  # one still starting is closed once it has started
+                await table.close()
 
     def counts(self) -> tuple[int, int]:
         """Games done and actions so far (the games still playing included)."""
@@ -183,41 +234,42 @@ class _Games:
     async def _worker(self) -> None:
         a = self.args
         for k in self._next:
+            if self.stopping:
+                return
             table = self.server.create_table(a.env, a.preset, self.overrides, list(a.seat),
                                              a.seed + k, a.on_bot_failure, players=a.players)
             self.playing.add(table)
             try:
                 await table.start()
+                if self.stopping:
+                    await table.close()
                 await table.done.wait()
             finally:
                 self.playing.discard(table)
-            await self.on_end(k, table)
+            self._fold(k, table)
             self.done += 1
             self.actions += table.game.step if table.game else 0
             # The store has the game: drop the table (and its game) now, not 50 games later.
             self.server.tables.pop(table.id, None)
+
+    def _fold(self, k: int, table: Table) -> None:
+        self.summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
+        assert table.game_over_message is not None
+        if self.on_metrics is not None:
+            self.on_metrics(table.game_over_message["metrics"])
 
 
 async def _run(args: argparse.Namespace, overrides: dict[str, Any], summary: Summary
                ) -> dict[str, Any]:
     """Play the games, folding each into `summary` and into the env's aggregate as it ends;
     returns the env's aggregate. Nothing per game stays in memory."""
-    # Nobody watches a sim: each game is written in one transaction at its end (a kill loses
-    # the games under way, which are replayed by nobody; see docs/architecture.md).
-    server = Server(args.db or SCRATCH_DB, durability="game")
-    server.store = await Store.open(args.db or SCRATCH_DB)
     # The env's aggregate pulls per-game metrics from an iterable (read once) while games end
     # here one by one: it folds in a worker thread that takes them from a queue.
     feed: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
+    games = await Games.open(args, overrides, summary, db=args.db or SCRATCH_DB,
+                              on_metrics=feed.put)
     aggregate = asyncio.get_running_loop().run_in_executor(
         None, summary.env.aggregate_metrics, iter(feed.get, None))
-
-    async def on_end(k: int, table: Table) -> None:
-        summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
-        assert table.game_over_message is not None
-        feed.put(table.game_over_message["metrics"])
-
-    games = _Games(server, args, overrides, on_end)
     progress = None if args.quiet else Progress("parlor sim", args.games, games.counts,
                                                 sys.stderr)
     drawing = asyncio.create_task(progress.run()) if progress else None
@@ -227,7 +279,7 @@ async def _run(args: argparse.Namespace, overrides: dict[str, Any], summary: Sum
         feed.put(None)
         if drawing is not None:
             drawing.cancel()
-        await server.stop()  # voids a game still playing after an error or ctrl-c
+        await games.close()
         if progress is not None:
             progress.finish()  # after ctrl-c too: how far it got, and the line ended
     return await aggregate
@@ -243,11 +295,19 @@ def _fmt(value: Any) -> str:
 
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
-    summary = Summary(checked["env"])
-    try:
-        aggregate = asyncio.run(_run(args, checked["overrides"], summary))
-    except p.ProtocolError as e:
-        parser.error(e.message)
+    if args.workers > 1:  # server/sim_workers.py: the games shared out to N processes
+        from server.sim_workers import run_workers
+
+        played = run_workers(args, checked["env"], checked["overrides"], parser)
+        if isinstance(played, int):  # the run failed or was stopped: the exit status
+            return played
+        summary, aggregate = played
+    else:
+        summary = Summary(checked["env"])
+        try:
+            aggregate = asyncio.run(_run(args, checked["overrides"], summary))
+        except p.ProtocolError as e:
+            parser.error(e.message)
     print(summary.render(aggregate))
     if args.db:
         print(f"Stored in {args.db}.")

@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -33,6 +34,9 @@ from server.jsontext import dumps
 
 log = logging.getLogger("parlor.store")
 CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (the checkpointer thread)
+WAL_LIMIT = 32 * 1024 * 1024  # bytes of WAL past which the writer truncates it
+CHECK_LOG_EVERY = 64  # commits between looks at the WAL's size
+OPEN_ATTEMPTS = 5
 TEMPORARY = (":memory:", "")  # SQLite's in-memory and private temporary databases
 
 MIGRATIONS: list[str] = [
@@ -170,6 +174,8 @@ class Store:
 
     def __init__(self, conn: sqlite3.Connection, path: str, instance: str = "") -> None:
         self._conn = conn
+        self._path = path
+        self._log_over = False  # the WAL passed WAL_LIMIT and is not truncated yet
         self.instance = instance  # stamped on the games this store starts
         self._loop = asyncio.get_running_loop()
         self._queue: list[tuple[Job, asyncio.Future[Any] | None]] = []
@@ -190,11 +196,24 @@ class Store:
         path = str(path)
         if path not in TEMPORARY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                return cls(cls._connect(path), path, instance)
+            except sqlite3.OperationalError as e:
+                # Processes opening a new file together: switching it to WAL can be refused
+                # at once ("locked") rather than waited for; the next attempt finds it done.
+                if "locked" not in str(e) or attempt + 1 == OPEN_ATTEMPTS:
+                    raise
+                await asyncio.sleep(0.1 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    @classmethod
+    def _connect(cls, path: str) -> sqlite3.Connection:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA busy_timeout=5000")
+            conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
@@ -202,24 +221,30 @@ class Store:
         except BaseException:
             conn.close()
             raise
-        return cls(conn, path, instance)
+        return conn
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        row = conn.execute("SELECT version FROM schema_version").fetchone()
-        version = row[0] if row else 0
-        if version > len(MIGRATIONS):
-            raise RuntimeError(f"database schema v{version} is newer than this Parlor "
-                               f"(v{len(MIGRATIONS)}); upgrade Parlor")
-        for target in range(version, len(MIGRATIONS)):
+        """Bring the file to the latest schema, one version per transaction. The version is
+        read inside each write transaction, so processes opening one file at once (servers
+        sharing a database) never apply a step twice."""
+        while True:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[target].split(";"):
+                conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                row = conn.execute("SELECT version FROM schema_version").fetchone()
+                version = row[0] if row else 0
+                if version > len(MIGRATIONS):
+                    raise RuntimeError(f"database schema v{version} is newer than this Parlor "
+                                       f"(v{len(MIGRATIONS)}); upgrade Parlor")
+                if version == len(MIGRATIONS):
+                    conn.execute("COMMIT")
+                    return
+                for statement in MIGRATIONS[version].split(";"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute("DELETE FROM schema_version")
-                conn.execute("INSERT INTO schema_version VALUES (?)", (target + 1,))
+                conn.execute("INSERT INTO schema_version VALUES (?)", (version + 1,))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -275,6 +300,8 @@ class Store:
         self.jobs += len(jobs)
         if self._checkpointer is not None:
             self._checkpointer.nudge()
+            if self._log_over or self.commits % CHECK_LOG_EVERY == 0:
+                self._bound_log()
         for done, value, exc in outcomes:
             if done is None:
                 if exc is not None:
@@ -284,6 +311,19 @@ class Store:
                     done.set_result(value)
                 else:
                     done.set_exception(exc)
+
+    def _bound_log(self) -> None:
+        """Under a steady writer the checkpointer never finds the log idle, so SQLite never
+        starts it afresh and it grows without end (seen: 15 GB after ten minutes of `parlor
+        sim`). Past WAL_LIMIT the writer truncates it: the checkpointer has copied most of it
+        already, so this holds up the loop only for the rest and an fsync."""
+        try:
+            self._log_over = os.path.getsize(self._path + "-wal") > WAL_LIMIT
+            if self._log_over:  # busy (the checkpointer, another process): after next commit
+                self._log_over = bool(self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"
+                                                         ).fetchone()[0])
+        except (OSError, sqlite3.Error) as e:
+            log.debug("log not truncated: %s", e)
 
     async def write(self, work: Job) -> Any:
         """Run `work(connection)` in the next group commit; returns once it is committed."""
@@ -543,22 +583,6 @@ class Store:
             "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
             (_dump(sorted(refs)),))}
 
-    async def usage_by_identity(self, game_ids: Sequence[int]) -> dict[str, dict[str, float]]:
-        """Summed usage (tokens, cost, latency, retries) and decisions per seat identity."""
-        if not game_ids:
-            return {}
-        totals: dict[str, dict[str, float]] = {}
-        for r in self._read(
-                "SELECT s.identity, a.usage FROM actions a JOIN seats s ON s.game_id = a.game_id "
-                "AND s.seat = a.seat WHERE a.game_id IN (SELECT value FROM json_each(?)) "
-                "AND a.usage IS NOT NULL", (_dump(list(game_ids)),)):
-            t = totals.setdefault(r["identity"], {"decisions": 0})
-            t["decisions"] += 1
-            for key, value in json.loads(r["usage"]).items():
-                if isinstance(value, (int, float)):
-                    t[key] = t.get(key, 0) + value
-        return totals
-
     async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
         rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
                           "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
@@ -603,7 +627,8 @@ def _visibility(stored: Any) -> Any:
 
 class _Checkpointer:
     """Checkpoints the WAL from a connection and thread of its own (PASSIVE: it never blocks the
-    writer), at most every CHECKPOINT_EVERY seconds while there are commits."""
+    writer), at most every CHECKPOINT_EVERY seconds while there are commits. It copies the log
+    into the database; resetting the log is the writer's job (`Store._bound_log`)."""
 
     def __init__(self, path: str) -> None:
         self._path = path

@@ -10,6 +10,7 @@ knows about websockets: recipients are anything with `async send(message)`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -134,6 +135,7 @@ class Table:
         self._turns = 0
         self._tasks: set[asyncio.Task[None]] = set()  # timer-started work, kept referenced
         self._scripted: asyncio.Task[None] | None = None  # decides for bots that never await
+        self._opening: asyncio.Future[None] | None = None  # storing the game's start
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
 
     # -- lobby -------------------------------------------------------------------------------
@@ -157,8 +159,10 @@ class Table:
         return out + [(c, None) for c in self.spectators]
 
     async def broadcast_table(self) -> None:
-        for conn, seat in self.recipients():
-            await _safe_send(conn, message("table", table=self.summary(), your_seat=seat))
+        recipients = self.recipients()
+        summary = self.summary() if recipients else None  # built once, shared by every message
+        for conn, seat in recipients:
+            await _safe_send(conn, message("table", table=summary, your_seat=seat))
 
     # -- running -----------------------------------------------------------------------------
     async def maybe_start(self) -> None:
@@ -168,6 +172,17 @@ class Table:
     async def start(self) -> None:
         self.game = self.env.new_game(self.config, self.seed, len(self.seats))
         self.status = "starting"  # not "waiting" (no second start), not yet "playing"
+        # Shielded: a shutdown that cancels this start still gets a game row it can close.
+        self._opening = asyncio.ensure_future(self._open())
+        await asyncio.shield(self._opening)
+        self.status = "playing"
+        await self.broadcast_table()
+        await self._broadcast(self.game.events)
+        await self._dispatch()
+
+    async def _open(self) -> None:
+        """The game's row, its seats and its first events, in the store."""
+        assert self.game is not None
         self.game_id = await self.store.create_game(
             table_id=self.id, env=self.env.id, rules_version=self.env.rules_version,
             preset=self.preset, config=self.config.to_json(), seed=self.seed,
@@ -175,10 +190,6 @@ class Table:
                     "name": s.player.name if s.player else s.identity,
                     "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
         await self._store(Rows(events=event_rows(self.game_id, self.game.events)))
-        self.status = "playing"
-        await self.broadcast_table()
-        await self._broadcast(self.game.events)
-        await self._dispatch()
 
     async def submit(self, seat: Seat, action: str | Mapping[str, Any], *, turn: int | None = None,
                      decision: Decision | None = None) -> None:
@@ -222,7 +233,8 @@ class Table:
         assert record is not None  # the game just recorded it
         await self._store(self.store.action_rows(
             self.game_id, game.step - 1, record, events, turn=turn,
-            usage=decision.usage() if decision else None,
+            # A scripted bot's usage is its latency, already in the action's own column.
+            usage=decision.usage() if decision and not seat.bot.never_awaits else None,
             raw_output=decision.raw_output if decision else None,
             transcript=decision.transcript if decision else None))
         self._end_turn(seat)
@@ -466,8 +478,11 @@ class Table:
             await _safe_send(conn, msg)
 
     async def close(self) -> None:
-        """Server shutdown: void a running game and stop the watchdog."""
-        if self.status == "playing":
+        """Server shutdown: void a game under way (one still starting too) and stop timers."""
+        if self._opening is not None and not self._opening.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._opening), 5.0)
+        if self.game_id is not None and self.game is not None and not self.game.over:
             await self.abort("server shut down")
         for task in list(self._tasks):
             task.cancel()

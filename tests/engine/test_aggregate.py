@@ -8,7 +8,7 @@ import statistics
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.aggregate import Fold, Sum
+from engine.aggregate import Fold, Sum, Totals
 from engine.conformance import play_random
 from engine.registry import get
 
@@ -26,6 +26,33 @@ def test_a_sum_does_not_depend_on_the_order_of_its_values(values, rng):
         shuffled.add(v)
     assert forward.total == shuffled.total
     assert forward.n == len(values)
+
+
+@given(st.lists(st.one_of(finite, st.integers(-1000, 1000)), max_size=30), st.integers(0, 3),
+       st.randoms())
+def test_sums_merged_from_shares_equal_one_sum_of_every_value(values, parts, rng):
+    whole, merged = Sum(), Sum()
+    for v in values:
+        whole.add(v)
+    shares = [Sum() for _ in range(parts + 1)]  # as `parlor sim --workers` splits games
+    for v in values:
+        rng.choice(shares).add(v)
+    for share in shares:
+        merged.merge(share)
+    assert (merged.total, merged.n) == (whole.total, whole.n)
+    assert type(merged.total) is type(whole.total)
+
+
+def test_totals_merge_by_name():
+    a, b, both = Totals(), Totals(), Totals()
+    for totals, values in ((a, {"x": 0.1, "y": 1}), (b, {"x": 0.2, "z": 2.5}),
+                           (b, {"y": None})):
+        totals.add(values)
+        both.add(values)
+    a.merge(b)
+    assert a.to_dict() == both.to_dict() == {"x": 0.1 + 0.2, "y": 1, "z": 2.5}
+    assert a.added == both.added == 3
+    assert a.mean("x") == both.mean("x")
 
 
 def test_a_sum_of_ints_stays_an_int_and_floats_are_correctly_rounded():

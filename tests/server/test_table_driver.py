@@ -12,6 +12,7 @@ from websockets.sync.client import connect
 from bots.base import Bot, BotError, Decision
 from bots.registry import SCRIPTED, register_scripted
 from server import protocol as p
+from server.app import Server
 from server.cli import main
 from server.embedded import start_embedded
 from tests.server.test_play import rows
@@ -159,3 +160,15 @@ def test_sim_prints_the_envs_own_aggregate_metrics(capsys):
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("colonel-blotto metrics:"))
     assert "games 2, counted 2, void 0" in line and "forfeit_rate" in line
+
+
+async def test_a_server_stopped_while_a_game_starts_leaves_it_void_not_running(tmp_path):
+    server = Server(str(tmp_path / "p.db"))
+    await server.start("127.0.0.1", 0)
+    table = server.create_table("colonel-blotto", None, {}, ["random", "random"], 1)
+    starting = asyncio.create_task(table.start())
+    await asyncio.sleep(0)  # the start waits for its game row
+    starting.cancel()  # ctrl-c cancels it mid-start
+    await server.stop()
+    (game,) = rows(str(tmp_path / "p.db"), "SELECT status, reason FROM games")
+    assert game == {"status": "void", "reason": "server shut down"}
