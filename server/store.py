@@ -255,10 +255,10 @@ class Store:
         return len(MIGRATIONS)
 
     # -- group commit ------------------------------------------------------------------------
-    def _submit(self, work: Job, wait: bool = True) -> asyncio.Future[Any] | None:
+    def _submit(self, work: Job) -> asyncio.Future[Any]:
         if self._closed:
             raise RuntimeError("the store is closed")
-        done = self._loop.create_future() if wait else None
+        done = self._loop.create_future()
         self._queue.append((work, done))
         if not self._flush_scheduled:
             self._flush_scheduled = True
@@ -272,7 +272,7 @@ class Store:
         if not jobs:
             return
         c = self._conn
-        outcomes: list[tuple[asyncio.Future[Any] | None, Any, BaseException | None]] = []
+        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         alone = len(jobs) == 1  # its transaction is its savepoint
         try:
             c.execute("BEGIN IMMEDIATE")
@@ -291,22 +291,19 @@ class Store:
                 if not alone:
                     c.execute("RELEASE job")
             c.execute("COMMIT")
+            self.commits += 1
+            self.jobs += len(jobs)
         except Exception as exc:  # noqa: BLE001 - the commit itself failed: nothing was stored
             if c.in_transaction:
                 c.execute("ROLLBACK")
             self._player_ids.clear()
             outcomes = [(done, None, exc) for _, done in jobs]
-        self.commits += 1
-        self.jobs += len(jobs)
         if self._checkpointer is not None:
             self._checkpointer.nudge()
             if self._log_over or self.commits % CHECK_LOG_EVERY == 0:
                 self._bound_log()
         for done, value, exc in outcomes:
-            if done is None:
-                if exc is not None:
-                    log.error("a write nobody waited for failed: %r", exc)
-            elif not done.done():
+            if not done.done():
                 if exc is None:
                     done.set_result(value)
                 else:
@@ -327,9 +324,7 @@ class Store:
 
     async def write(self, work: Job) -> Any:
         """Run `work(connection)` in the next group commit; returns once it is committed."""
-        done = self._submit(work)
-        assert done is not None
-        return await done
+        return await self._submit(work)
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         if self._queue:  # read what was written: commit what is queued first
@@ -445,7 +440,13 @@ class Store:
 
     async def write_rows(self, rows: Rows) -> None:
         """Store rows (an action and its events, or events alone) in the next group commit."""
-        await self.write(lambda c: _insert(c, rows))
+        try:
+            await self.write(lambda c: _insert(c, rows))
+        except Exception:
+            # Later prompts of these games must not be stored as deltas of lost ones.
+            for game_id in {row[0] for row in rows.actions}:
+                self._compactors.pop(game_id, None)
+            raise
 
     async def record_action(self, game_id: int, idx: int, action: ActionRecord,
                             events: Iterable[Event], *, turn: int | None = None,
