@@ -2,8 +2,9 @@
 summary per seat spec. Without --db the games go to a scratch store (ratings included) that is
 deleted at the end.
 
-Memory stays constant however many games are played: each game is folded into the summary and
-the env's aggregate (from its per-game metrics) when it ends, and its table is dropped. Up to
+Memory stays constant however many games are played: each game is folded into the summary when
+it ends and its table is dropped; the env's aggregate is folded at the end from the run's stored
+per-game metrics, read one game at a time. Up to
 --concurrency games play at once; a live progress line goes to stderr unless --quiet."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import queue
+import secrets
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
@@ -178,18 +179,16 @@ class Summary:
 
 class Games:
     """Games `numbers` of a run (all of them, or one worker's share), up to `concurrency` at
-    once, each on its own table, each folded into `summary` as it ends (and its metrics handed
-    to `on_metrics`). Game k is seeded seed + k whatever order games end in (or which process
-    plays it), so results do not depend on concurrency or workers."""
+    once, each on its own table, each folded into `summary` as it ends. Game k is seeded
+    seed + k whatever order games end in (or which process plays it), so results do not depend
+    on concurrency or workers."""
 
     def __init__(self, server: Server, args: argparse.Namespace, overrides: dict[str, Any],
-                 summary: Summary, numbers: range,
-                 on_metrics: Callable[[Mapping[str, Any]], None] | None = None) -> None:
+                 summary: Summary, numbers: range) -> None:
         self.server = server
         self.args = args
         self.overrides = overrides
         self.summary = summary
-        self.on_metrics = on_metrics
         self.total = len(numbers)
         self._next = iter(numbers)  # shared by the tasks: each takes the next game
         self.playing: set[Table] = set()
@@ -199,14 +198,13 @@ class Games:
 
     @classmethod
     async def open(cls, args: argparse.Namespace, overrides: dict[str, Any], summary: Summary,
-                   *, db: str, instance: str = "", numbers: range | None = None,
-                   on_metrics: Callable[[Mapping[str, Any]], None] | None = None) -> Games:
+                   *, db: str, instance: str, numbers: range | None = None) -> Games:
         # Nobody watches a sim: each game is written in one transaction at its end (a kill loses
         # the games under way, which are replayed by nobody; see docs/architecture.md).
         server = Server(db, durability="game", instance=instance)
         server.store = await Store.open(db, instance)
         return cls(server, args, overrides, summary,
-                   range(args.games) if numbers is None else numbers, on_metrics)
+                   range(args.games) if numbers is None else numbers)
 
     async def play(self, concurrency: int) -> None:
         try:
@@ -246,43 +244,43 @@ class Games:
                 await table.done.wait()
             finally:
                 self.playing.discard(table)
-            self._fold(k, table)
+            self.summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
             self.done += 1
             self.actions += table.game.step if table.game else 0
             # The store has the game: drop the table (and its game) now, not 50 games later.
             self.server.tables.pop(table.id, None)
 
-    def _fold(self, k: int, table: Table) -> None:
-        self.summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
-        assert table.game_over_message is not None
-        if self.on_metrics is not None:
-            self.on_metrics(table.game_over_message["metrics"])
+
+
+def run_instance(worker: int | None = None) -> str:
+    """The name a run's store stamps on its games (new for every run), by which the run's
+    per-game metrics are read back for the env's aggregate."""
+    run = secrets.token_hex(4)
+    return f"sim-{run}" if worker is None else f"sim{worker}-{run}"
 
 
 async def _run(args: argparse.Namespace, overrides: dict[str, Any], summary: Summary
                ) -> dict[str, Any]:
-    """Play the games, folding each into `summary` and into the env's aggregate as it ends;
-    returns the env's aggregate. Nothing per game stays in memory."""
-    # The env's aggregate pulls per-game metrics from an iterable (read once) while games end
-    # here one by one: it folds in a worker thread that takes them from a queue.
-    feed: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
+    """Play the games, folding each into `summary` as it ends; returns the env's aggregate,
+    folded from the stored per-game metrics. Nothing per game stays in memory."""
+    instance = run_instance()
     games = await Games.open(args, overrides, summary, db=args.db or SCRATCH_DB,
-                              on_metrics=feed.put)
-    aggregate = asyncio.get_running_loop().run_in_executor(
-        None, summary.env.aggregate_metrics, iter(feed.get, None))
+                              instance=instance)
+    store = games.server.store
+    assert store is not None
+    before = store.last_game_id()
     progress = None if args.quiet else Progress("parlor sim", args.games, games.counts,
                                                 sys.stderr)
     drawing = asyncio.create_task(progress.run()) if progress else None
     try:
         await games.play(args.concurrency)
+        return summary.env.aggregate_metrics(store.run_metrics([instance], before))
     finally:
-        feed.put(None)
         if drawing is not None:
             drawing.cancel()
         await games.close()
         if progress is not None:
             progress.finish()  # after ctrl-c too: how far it got, and the line ended
-    return await aggregate
 
 
 def _fmt(value: Any) -> str:

@@ -31,12 +31,9 @@ import argparse
 import asyncio
 import contextlib
 import importlib
-import json
 import multiprocessing
 import os
-import secrets
 import signal
-import sqlite3
 import sys
 import tempfile
 import threading
@@ -53,7 +50,7 @@ from engine.core import Env
 from engine.registry import get
 from server import protocol as p
 from server.progress import Progress
-from server.sim import Games, Summary
+from server.sim import Games, Summary, run_instance
 from server.store import Store
 
 POLL = 0.1  # seconds between a worker's progress updates (and looks for a stop request)
@@ -114,8 +111,7 @@ def run_workers(args: argparse.Namespace, env: Env, overrides: dict[str, Any],
             db = os.path.join(cleanup.enter_context(
                 tempfile.TemporaryDirectory(prefix="parlor-sim-")), "sim.db")
         before = asyncio.run(_prepare(db))
-        run = secrets.token_hex(4)
-        instances = [f"sim{i}-{run}" for i in range(args.workers)]
+        instances = [run_instance(i) for i in range(args.workers)]
         ctx = multiprocessing.get_context("spawn")
         counts = ctx.RawArray("q", 2 * args.workers)  # per worker: games done, actions
         stop = ctx.RawValue("b", 0)
@@ -168,7 +164,20 @@ def _aggregate(env: Env, db: str, instances: list[str], after: int,
     """The env's aggregate over the run's stored per-game metrics (void games included, as
     one process feeds them), one game at a time."""
     read = [0]
-    aggregate = env.aggregate_metrics(_stored_metrics(db, instances, after, read))
+
+    def counted(per_game: Iterator[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+        for metrics in per_game:
+            read[0] += 1
+            yield metrics
+
+    async def fold() -> dict[str, Any]:
+        store = await Store.open(db)
+        try:
+            return env.aggregate_metrics(counted(store.run_metrics(instances, after)))
+        finally:
+            await store.close()
+
+    aggregate = asyncio.run(fold())
     played = sum(w.outcome[1].games for w in workers if w.outcome)
     if read[0] != played:
         raise RuntimeError(f"{played} games played but {read[0]} found in {db}")
@@ -180,7 +189,7 @@ async def _prepare(db: str) -> int:
     highest game id so far (the run's games come after it)."""
     store = await Store.open(db)
     try:
-        return (await store.fetch("SELECT coalesce(max(id), 0) FROM games"))[0][0]
+        return store.last_game_id()
     finally:
         await store.close()
 
@@ -243,19 +252,6 @@ def _kill(workers: list[_Worker]) -> None:
         if w.proc.is_alive():
             w.kill()
         w.results.close()
-
-
-def _stored_metrics(db: str, instances: list[str], after: int, read: list[int]
-                    ) -> Iterator[Mapping[str, Any]]:
-    """The run's per-game metrics, as stored, one game at a time (a cursor, not a list);
-    counts them in `read[0]`."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        conn.execute("PRAGMA busy_timeout=5000")
-        for (text,) in conn.execute(
-                "SELECT metrics FROM games WHERE id > ? AND instance IN (SELECT value FROM "
-                "json_each(?)) ORDER BY id", (after, json.dumps(instances))):
-            read[0] += 1
-            yield json.loads(text)
 
 
 # -- in the worker -----------------------------------------------------------------------------

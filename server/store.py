@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -548,13 +548,10 @@ class Store:
                   json.loads(e["clock"]) if e["clock"] else {})
             for e in self._read("SELECT seq, step, type, data, visible_to, clock FROM events "
                                 "WHERE game_id = ? ORDER BY seq", (game_id,))]
-        keys = g.keys()
-        setup = g["setup"] if "setup" in keys else None
         return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), g["seed"],
                           players, actions, stored_events,
                           Result.from_json(json.loads(g["result"])) if g["result"] else None,
-                          g["aborted"] if "aborted" in keys else None,
-                          json.loads(setup) if setup else {})
+                          g["aborted"], json.loads(g["setup"]) if g["setup"] else {})
 
     async def transcripts(self, game_id: int) -> dict[int, Any]:
         """The full LLM transcript of each action of a game that has one, by action index."""
@@ -583,6 +580,20 @@ class Store:
         return {r["hash"]: r["text"] for r in self._read(
             "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
             (_dump(sorted(refs)),))}
+
+    def last_game_id(self) -> int:
+        return self._read("SELECT coalesce(max(id), 0) FROM games")[0][0]
+
+    def run_metrics(self, instances: Sequence[str], after: int
+                    ) -> Iterator[Mapping[str, Any]]:
+        """The stored per-game metrics of the games `instances` started after game `after`, in
+        order, one at a time (a cursor, not a list): what `parlor sim` aggregates."""
+        if self._queue:
+            self._flush()
+        for (text,) in self._conn.execute(
+                "SELECT metrics FROM games WHERE id > ? AND instance IN (SELECT value FROM "
+                "json_each(?)) ORDER BY id", (after, _dump(list(instances)))):
+            yield json.loads(text)
 
     async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
         rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
