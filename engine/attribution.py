@@ -9,6 +9,15 @@ from __future__ import annotations
 
 from engine.core import GameRecord
 
+# Plain labels of the columns `error_attribution` gives every seat.
+ATTRIBUTION_LABELS = {
+    "invalid_caused": "Invalid moves made",
+    "invalid_witnessed": "Invalid moves by others",
+    "self_forfeit": "Forfeited by own invalid moves",
+    "opponent_forfeit": "Another seat forfeited by invalid moves",
+    "clean": "Game without invalid moves",
+}
+
 
 def error_attribution(record: GameRecord) -> dict[str, dict[str, int]]:
     """Per seat (as a string key): invalid moves caused and witnessed, forfeits, clean game."""

@@ -34,13 +34,16 @@ name: found as the quoted name in the JSON text; rendered text is not checked). 
 team has a "captain") should name them per side ("red captain"), or this check cannot tell.
 
 `check_env` adds determinism (the same seed and moves give the same events), replay through JSON
-(events, result and action record), metrics in JSON, and a few static checks of the env.
+(events, result and action record), metrics in JSON with a plain label (`Env.metric_labels`) for
+every game and seat metric key, a help text for people, transcript lines that name every seat by
+the names they are given (`describe_event(event, seat, name)`), and a few static checks of the env.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -414,6 +417,37 @@ def _same_events(game: Game, other: Game) -> bool:
     return game.event_count == other.event_count and game.events == other.events
 
 
+def check_metric_labels(env: Env, metrics: Mapping[str, Any]) -> None:
+    """Every key of one game's metrics, game and seat level, has a plain label."""
+    labels = env.metric_labels
+    keys = set(metrics["game"]).union(*(set(m) for m in metrics["seats"].values()))
+    missing = sorted(k for k in keys if not (isinstance(labels.get(k), str) and labels[k]))
+    assert not missing, f"{env.id}: metrics without a label in metric_labels: {missing}"
+
+
+# How a transcript line must not name a seat once it is given display names.
+_SEAT_WORDS = re.compile(r"(?<!\w)(?:Player|P)\s?\d+(?!\w)")
+
+
+def check_descriptions(env: Env, game: Game) -> None:
+    """`describe_event` gives every event a line, and with a namer it names seats only by it:
+    never by the env's own seat names nor as "Player 0" / "P0" (chat, being what players typed,
+    is left to them: random playouts type neither)."""
+    own = sorted({env.seat_name(s) for s in range(game.players)}, key=len, reverse=True)
+    own_names = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, own)) + r")(?!\w)")
+
+    def name(seat: int) -> str:
+        return f"<seat-{seat}>"
+
+    for e in game.events:
+        seat = None if e.visible_to == "all" else e.visible_to[0]
+        line = env.describe_event(e, seat, name=name)
+        assert isinstance(line, str) and line, f"describe_event gave no line for {e.type!r}"
+        found = own_names.search(line) or _SEAT_WORDS.search(line)
+        assert found is None, \
+            f"describe_event names a seat {found.group(0)!r} despite the namer: {line!r}"
+
+
 def check_replay(env: Env, game: Game) -> None:
     """Replaying the record (also through JSON) reproduces every event, the result and the
     action record."""
@@ -434,6 +468,7 @@ def check_env(env: Env, *, seeds: Iterable[int] = range(3), garbage_rate: float 
     assert env.rating in RATINGS, f"rating must be one of {RATINGS}, got {env.rating!r}"
     assert env.on_timeout in TIMEOUTS, f"on_timeout must be one of {TIMEOUTS}"
     _json(env.describe(), "describe()")
+    assert isinstance(env.help, str) and env.help.strip(), "help must be a text for people"
     names = list(env.presets) if presets is None else list(presets)
     seeds = list(seeds)
     for preset in names:
@@ -450,5 +485,7 @@ def check_env(env: Env, *, seeds: Iterable[int] = range(3), garbage_rate: float 
                 _json(metrics, "game_metrics")
                 assert set(metrics) >= {"game", "seats"}, "game_metrics needs game and seats"
                 assert set(metrics["seats"]) == {str(s) for s in range(players)}
+                check_metric_labels(env, metrics)
+                check_descriptions(env, game)
                 _json(env.aggregate_metrics(env.game_metrics(r) for r in (record, twin.record())),
                       "aggregate_metrics")

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
 from typing import Any, ClassVar
 
 from engine.config import Config, field_names
-from engine.describe import describe_generic
+from engine.describe import Namer, Naming, describe_generic, naming
 from engine.errors import (
     ConfigError,
     EngineError,
@@ -245,6 +247,27 @@ class Game(ABC):
         raise NotYourTurnError(f"seat {seat} is not to act now "
                                f"(waiting for {sorted(self._waiting)})")
 
+    def resign(self, seat: int, reason: str, *, meta: Mapping[str, Any] | None = None
+               ) -> list[Event]:
+        """`seat` gives up (its person left, never came back, or ran out of time): a `forfeit`
+        event {seat, reason}, then the env's forfeit rule (`_on_forfeit`: the seat's side
+        loses and the game ends). Any seat may resign while the game runs, awaited or not.
+        Recorded with outcome "resigned" (`error` = reason), so the record replays exactly.
+        `reason` completes a sentence about the seat ("left the game")."""
+        self._check_seat(seat)
+        if self._result is not None:
+            raise GameOverError("the game is over")
+        first = len(self._events)
+        step = self.step
+        self._public = None
+        self._judged = None
+        self.emit("forfeit", {"seat": seat, "reason": reason})
+        self._on_forfeit(seat, f"{self.env.seat_name(seat)} {reason}")
+        self._actions.append((seat, step, "", reason, dict(meta) if meta else None,
+                              "resigned", None, False))
+        self.step = step + 1
+        return self._events[first:]
+
     def abort(self, reason: str) -> list[Event]:
         """End the game as void (timeouts, provider failures, disconnects): no rewards."""
         if self.over:
@@ -448,6 +471,12 @@ class Env(ABC):
     scripted_bots: ClassVar[str] = ""  # a module under bots/ that registers scripted bots
     prompt_builder: ClassVar[str] = ""  # "bots.prompts.<env>:<Builder>"
     widget: ClassVar[str] = ""  # "tui.widgets.<module>:<Widget>", sent to clients in describe()
+    # A plain label for every metric key `game_metrics` emits, at game and seat level (the
+    # conformance suite checks it), e.g. {"invalid_caused": "Invalid moves made"}: what people
+    # read on result screens and in reports. Sent to clients in describe().
+    metric_labels: ClassVar[Mapping[str, str]] = {}
+    # The rules for people (markdown), a data file in the env's package; see `help`.
+    help_file: ClassVar[str] = "help.md"
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
@@ -469,10 +498,24 @@ class Env(ABC):
     def render(self, view: Mapping[str, Any]) -> str:
         """The text an LLM or a transcript pane reads for this view (engine/<env>/text.py)."""
 
-    def describe_event(self, event: Event, seat: int | None) -> str:
+    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
         """One line of transcript for `event` as `seat` (None = spectator) reads it; used by the
-        TUI's transcript (the server sends it) and by prompts. Envs override for their events."""
-        return describe_generic(event.type, event.data, self.seat_name)
+        TUI's transcript (the server sends it) and by prompts. `name` gives a seat's display
+        name (default: `seat_name`); every seat the line mentions is named by it, texts the env
+        wrote (reasons) included. Envs override for their events, naming seats by
+        `self.naming(name)`."""
+        return describe_generic(event.type, event.data, self.naming(name))
+
+    def naming(self, name: Namer | None = None) -> Naming:
+        """The namer of transcript lines: `name` when given, else the env's own seat names. It
+        also rewrites the env's own names in texts the env wrote (`Naming.text`)."""
+        return naming(name, self.seat_name, max(self.players))
+
+    @property
+    def help(self) -> str:
+        """The rules for people, as markdown: the env package's `help_file`, or a short text
+        made from the title and description when the package has none. Read once."""
+        return _help_text(type(self))
 
     @abstractmethod
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
@@ -515,6 +558,8 @@ class Env(ABC):
         for a in record.actions:
             if a.outcome == "defaulted":
                 game.act_default(a.seat, a.error or "", meta=a.meta)
+            elif a.outcome == "resigned":
+                game.resign(a.seat, a.error or "", meta=a.meta)
             else:
                 game.act(a.seat, a.raw, meta=a.meta)
         if record.aborted is not None and not game.over:
@@ -528,7 +573,35 @@ class Env(ABC):
                 "default_preset": self.default_preset,
                 "presets": {k: v.to_json() for k, v in self.presets.items()},
                 "seat_names": list(self.seat_names), "rating": self.rating,
-                "hidden_roles": self.hidden_roles, "widget": self.widget}
+                "hidden_roles": self.hidden_roles, "widget": self.widget, "help": self.help,
+                "metric_labels": dict(self.metric_labels)}
+
+
+@cache
+def _help_text(env_class: type[Env]) -> str:
+    """`env_class`'s help file from its package (read once), or the fallback."""
+    module = sys.modules.get(env_class.__module__)
+    package = getattr(module, "__package__", None)
+    if package and env_class.help_file:
+        try:
+            text = resources.files(package).joinpath(env_class.help_file).read_text("utf-8")
+        except (OSError, ModuleNotFoundError):
+            text = ""
+        if text.strip():
+            return text
+    return generic_help(env_class)
+
+
+def generic_help(env_class: type[Env]) -> str:
+    """A help text for an env without a help file: its title, description and seats."""
+    counts = " or ".join(map(str, env_class.players))
+    lines = [f"# {env_class.title}", "", env_class.description, "",
+             f"Played by {counts} player{'s' if env_class.players != (1,) else ''}."]
+    if env_class.seat_names:
+        lines.append("Seats: " + ", ".join(env_class.seat_names) + ".")
+    lines += ["", "This game has no help page of its own yet: the text shown at each turn says "
+              "what you may do and how to answer."]
+    return "\n".join(lines) + "\n"
 
 
 __all__ = [

@@ -100,14 +100,15 @@ class Result:
                    tuple(r.get("roles", ())), tuple(r.get("sides", ())))
 
 
-OUTCOMES = ("ok", "invalid", "defaulted")
+OUTCOMES = ("ok", "invalid", "defaulted", "resigned")
 
 
 @dataclass(slots=True)
 class ActionRecord:
     """One submitted action as the engine judged it. `outcome`: "ok", "invalid" (rejected;
-    `category` is its MindGames error class, `fatal` whether it forfeited or eliminated the seat)
-    or "defaulted" (the env's default move made for the seat; `error` says why, e.g. a timeout).
+    `category` is its MindGames error class, `fatal` whether it forfeited or eliminated the seat),
+    "defaulted" (the env's default move made for the seat; `error` says why, e.g. a timeout)
+    or "resigned" (the seat gave up: `Game.resign`; `error` is the reason, `raw` empty).
     Treat as immutable (see Event)."""
 
     seat: int

@@ -190,12 +190,12 @@ class Server:
         player.conns.discard(conn)
         if player.conns:
             return
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
             seat = table.seat_of(player)
             if seat is None:
                 continue
-            if table.status == "playing":
-                table.disconnected(seat)
+            if table.status in ("starting", "playing"):
+                table.disconnected(seat)  # the grace starts: `return_by` tells the table
             elif table.status == "waiting":
                 seat.player = None  # free the seat so the table can still fill
             await table.broadcast_table()
@@ -203,10 +203,12 @@ class Server:
     # -- requests -----------------------------------------------------------------------------
     async def _on_hello(self, conn: Connection, req: p.Request) -> None:
         token = req.get("token")
+        name = req["name"].strip()
         player = self.players.get(token) if token else None
+        if player is not None and player.name != name:
+            player = None  # a token vouches only for its own name
         if player is None:
             assert self.store is not None
-            name = req["name"].strip()
             claimed = await self.store.claim_name(name, token, secrets.token_urlsafe(24))
             if claimed is None:
                 raise p.ProtocolError(p.NAME_TAKEN, f"the name {name!r} belongs to another "
@@ -218,6 +220,7 @@ class Server:
         if conn.player is not None and conn.player is not player:
             await self._detach(conn)  # a second hello switches identity
         conn.player = player
+        back = not player.conns  # their first connection again: their seats are back
         player.conns.add(conn)
         await self._reply(conn, p.message(
             "welcome", req.id, player={"id": player.identity, "name": player.name,
@@ -225,6 +228,11 @@ class Server:
             server={"version": SERVER_VERSION, "protocol": p.VERSION},
             envs=[e.describe() for e in all_envs()],
             bots={e.id: available(e.id) for e in all_envs()}))
+        if back:
+            for table in list(self.tables.values()):
+                seat = table.seat_of(player)
+                if seat is not None and table.reconnected(seat):
+                    await table.broadcast_table()
 
     async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
         await self._reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
@@ -317,9 +325,18 @@ class Server:
         await self._join(conn, self._table(req), req.get("seat"), req.id)
 
     async def _join(self, conn: Connection, table: Table, index: int | None, ref: Any) -> None:
+        """Take a seat at a waiting table (leaving any other waiting table: a person waits at
+        one table at a time), or come back to your seat in a game under way (as `resume`)."""
         player = conn.player
         assert player is not None
+        if table.status == "over":
+            raise p.ProtocolError(p.GAME_OVER, f"the game at table {table.id} has ended; "
+                                               f"spectate it to see how it ended", ref)
         seat = table.seat_of(player)
+        if seat is not None and table.status != "waiting":
+            await self._rejoin(conn, table, seat, ref)
+            return
+        moved_from: list[Table] = []
         if seat is None:
             if table.status != "waiting":
                 raise p.ProtocolError(p.SEAT_TAKEN, "the game has started; spectate instead", ref)
@@ -338,9 +355,16 @@ class Server:
                 if seat.player is not None:
                     raise p.ProtocolError(p.SEAT_TAKEN, f"seat {index} is taken by "
                                                         f"{seat.player.name}", ref)
+            for other in self.tables.values():
+                old = other.seat_of(player) if other.status == "waiting" else None
+                if old is not None:
+                    old.player = None
+                    moved_from.append(other)
             seat.player = player
         await self._reply(conn, p.message("table", ref, table=table.summary(),
                                           your_seat=seat.index))
+        for other in moved_from:
+            await other.broadcast_table()
         await table.broadcast_table()
         await table.maybe_start()
 
@@ -383,8 +407,10 @@ class Server:
         if seat is not None:
             if table.status == "waiting":
                 seat.player = None
-            elif table.status == "playing":
-                table.disconnected(seat)
+            elif table.status in ("starting", "playing"):
+                # Leaving a game under way abandons it: the seat forfeits (everyone, the
+                # leaver too, gets game_over), or the game is void if nobody has moved yet.
+                await table.forfeit(seat, "resigned", "left the game")
         await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         await table.broadcast_table()
 
@@ -394,9 +420,17 @@ class Server:
         if seat is None:
             raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table to resume",
                                   req.id)
-        table.reconnected(seat)
-        await self._reply(conn, p.message("table", req.id, table=table.summary(),
+        await self._rejoin(conn, table, seat, req.id)
+
+    async def _rejoin(self, conn: Connection, table: Table, seat: Seat, ref: Any) -> None:
+        """Back at your seat (`resume`, or `join` of a seat you hold in a game under way): the
+        disconnect grace ends (the table hears it), then the table, your view with the latest
+        events, your outstanding turn, and game_over if the game has ended."""
+        back = table.reconnected(seat)
+        await self._reply(conn, p.message("table", ref, table=table.summary(),
                                           your_seat=seat.index))
+        if back:
+            await table.broadcast_table()
         if table.game is not None:
             await self._reply(conn, catch_up_message(table, seat.index))
             await table.send_turn(seat)

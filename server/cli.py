@@ -6,18 +6,21 @@ Bad arguments exit with status 2 and a message naming the problem and the valid 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
-DEFAULT_DB = "saves/parlor.db"
+DB_HELP = ("SQLite file (default: $PARLOR_HOME/parlor.db, else $XDG_DATA_HOME/parlor/parlor.db, "
+           "else ~/.local/share/parlor/parlor.db)")
 INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # it goes into table ids ("w1.t3") and the games
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="parlor", description="Social-reasoning games for people and "
                                 "language models. With no command: play locally.")
-    p.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    p.add_argument("--db", default=None, help=DB_HELP)
     p.add_argument("--name", default=None, help="your player name (default: your login name)")
     sub = p.add_subparsers(dest="command")
 
@@ -28,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run a game server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
-    serve.add_argument("--db", default=DEFAULT_DB)
+    serve.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
     serve.add_argument("--turn-timeout", type=float, default=300.0,
                        help="seconds a human has for one decision (then --on-timeout applies)")
     serve.add_argument("--disconnect-grace", type=float, default=60.0,
@@ -81,6 +84,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def default_db(environ: Mapping[str, str] | None = None) -> Path:
+    """Where `parlor` and `parlor serve` keep their database when no --db is given: the same
+    file whatever the working directory."""
+    env = os.environ if environ is None else environ
+    if env.get("PARLOR_HOME"):
+        return Path(env["PARLOR_HOME"]).expanduser() / "parlor.db"
+    xdg = env.get("XDG_DATA_HOME")
+    if xdg and Path(xdg).is_absolute():  # the XDG spec: a relative path is to be ignored
+        return Path(xdg) / "parlor" / "parlor.db"
+    return Path.home() / ".local" / "share" / "parlor" / "parlor.db"
+
+
+def _database(args: argparse.Namespace) -> str:
+    """The database this command uses (--db, else `default_db()`), announced on stderr."""
+    db = Path(args.db).expanduser() if args.db else default_db()
+    args.db = str(db.absolute())
+    print(f"Parlor database: {args.db}", file=sys.stderr, flush=True)
+    return args.db
+
+
 def _cmd_envs() -> int:
     from engine.registry import all_envs
 
@@ -126,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bots_check(args.spec, env_id=args.env)
         if args.command == "serve":
             _check_serve(args, parser)
+            _database(args)
             if args.workers > 1:
                 from server.workers import run_workers
 
@@ -141,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.command == "play":
             return run_remote(args.server, args.name)
-        return run_local(args.db, args.name)
+        return run_local(_database(args), args.name)
     except KeyboardInterrupt:
         return 130
 

@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 from bots.registry import available
 from engine.aggregate import Sum, Totals
 from engine.core import ConfigError, Env, UnknownEnvError
+from engine.outcome import outcome_counts
 from engine.registry import env_ids, get
 from server import protocol as p
 from server.app import Server
@@ -148,7 +149,10 @@ class Summary:
                 self.provider_errors.row(seat.spec, rank).add(
                     int(msg["statuses"].get(key) == "provider_error"))
             else:
-                self.rows.row(seat.spec, rank).add(msg["metrics"]["seats"][key])
+                # W/D/L by the one rule for every env (engine/outcome.py): a win is a seat among
+                # the winners, a loss a negative reward, anything else (a middle place) a draw.
+                self.rows.row(seat.spec, rank).add(
+                    {**msg["metrics"]["seats"][key], **outcome_counts(msg["result"], seat.index)})
 
     def render(self, aggregate: Mapping[str, Any]) -> str:
         errors = {spec: n.total for spec, n in self.provider_errors.items()}

@@ -355,13 +355,14 @@ class Store:
     async def claim_name(self, name: str, token: str | None, new_token: str
                          ) -> tuple[str, str] | None:
         """Who a person saying hello is, as (name, token); None when the name belongs to someone
-        else. A known token wins (its stored name is used); an unclaimed name is claimed with
-        `new_token`. Only a hash of each token is stored."""
+        else. A token vouches only for its own name (two people on one machine may offer
+        each other's token); an unclaimed name is claimed with `new_token`. Only a hash of each
+        token is stored."""
         def work(c: sqlite3.Connection) -> tuple[str, str] | None:
             if token:
                 row = c.execute("SELECT name FROM players WHERE kind = 'human' AND "
                                 "token_hash = ?", (_hash(token),)).fetchone()
-                if row is not None:
+                if row is not None and row[0] == name:
                     return row[0], token
             row = c.execute("SELECT token_hash FROM players WHERE identity = ?",
                             (f"human:{name}",)).fetchone()
@@ -596,10 +597,35 @@ class Store:
             yield json.loads(text)
 
     async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The env's rated identities, best conservative skill (mu - 3 sigma) first, each with
+        its rated games split into wins, draws and losses by engine/outcome.py's rule: in each
+        rated game an identity won if one of its seats is among the winners (and none lost),
+        lost if one of its seats got a negative reward without winning (and none won), else
+        drew (a middle place with reward 0, an all-tied game, a self-play game that split)."""
         rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
                           "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
-        return [{"identity": r["identity"], "mu": r["mu"], "sigma": r["sigma"],
-                 "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"]} for r in rows]
+        tallies = {r["identity"]: (r["wins"], r["losses"], r["rated"]) for r in self._read(
+            """SELECT identity, sum(won > 0 AND lost = 0) AS wins,
+                      sum(lost > 0 AND won = 0) AS losses, count(*) AS rated
+               FROM (SELECT identity, game_id, sum(winner) AS won,
+                            sum(NOT winner AND reward < 0) AS lost
+                     FROM (SELECT h.identity, h.game_id, s.reward,
+                                  EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') j
+                                          WHERE j.value = s.seat) AS winner
+                           FROM rating_history h
+                           JOIN games g ON g.id = h.game_id
+                           JOIN seats s ON s.game_id = h.game_id AND s.identity = h.identity
+                           WHERE h.env = ? AND h.identity IN (SELECT value FROM json_each(?)))
+                     GROUP BY identity, game_id)
+               GROUP BY identity""",
+            (env, _dump([r["identity"] for r in rows])))}
+        board = []
+        for r in rows:
+            wins, losses, rated = tallies.get(r["identity"], (0, 0, 0))
+            board.append({"identity": r["identity"], "mu": r["mu"], "sigma": r["sigma"],
+                          "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"],
+                          "wins": wins, "draws": rated - wins - losses, "losses": losses})
+        return board
 
     async def games(self, env: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games (newest first), optionally of one env."""

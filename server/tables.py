@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -24,7 +25,9 @@ from server.protocol import message
 from server.store import Rows, Store, event_rows
 
 log = logging.getLogger("parlor.server")
-SEAT_STATUSES = ("finished", "forfeit", "timeout", "disconnected", "provider_error")
+SEAT_STATUSES = ("finished", "forfeit", "resigned", "timeout", "disconnected",
+                 "provider_error")
+OPEN_SEAT = "open seat"  # the display name of a person's seat nobody has taken
 BOT_FAILURE_POLICIES = ("void", "default", "wait")
 TIMEOUT_POLICIES = ("default", "void")
 YIELD_EVERY = 32  # decisions a bot task makes before it lets the rest of the loop run
@@ -60,6 +63,7 @@ class Seat:
     turn_issued: float = 0.0  # loop time the turn was issued
     deadline: float | None = None  # loop time the decision is due
     disconnected_since: float | None = None
+    return_by: float | None = None  # wall-clock time the disconnect grace ends
     status: str = "finished"
     task: asyncio.Task[None] | None = None
     turn_timer: asyncio.TimerHandle | None = None  # fires at `deadline`
@@ -89,11 +93,20 @@ class Seat:
             return self.bot.identity
         return self.player.identity if self.player else "human"
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def plain_display(self) -> str:
+        """The seat's display name before telling equal ones apart (`Table.display_names`)."""
+        if self.bot is not None:
+            return self.bot.identity
+        return self.player.name if self.player else OPEN_SEAT
+
+    def to_json(self, display: str | None = None) -> dict[str, Any]:
         return {"seat": self.index, "name": self.name, "kind": self.kind,
                 "identity": self.identity if self.kind == "bot" or self.player else None,
                 "player": self.player.name if self.player else None,
-                "connected": self.kind == "bot" or bool(self.player and self.player.conns)}
+                "display": display if display is not None else self.plain_display,
+                "connected": self.kind == "bot" or bool(self.player and self.player.conns),
+                "return_by": self.return_by}
 
 
 @dataclass
@@ -142,8 +155,22 @@ class Table:
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "env": self.env.id, "title": self.env.title, "preset": self.preset,
                 "config": self.config.to_json(), "status": self.status,
-                "seats": [s.to_json() for s in self.seats], "spectators": len(self.spectators),
-                "game_id": self.game_id}
+                "seats": [s.to_json(d) for s, d in zip(self.seats, self.display_names(),
+                                                        strict=True)],
+                "spectators": len(self.spectators), "game_id": self.game_id}
+
+    def display_names(self) -> list[str]:
+        """The one name every screen shows for each seat: the person's name, the bot's identity
+        ("open seat" while a person's seat is free); names two seats share get " #<seat>"."""
+        names = [s.plain_display for s in self.seats]
+        counts = Counter(names)
+        return [f"{n} #{i}" if counts[n] > 1 else n for i, n in enumerate(names)]
+
+    def namer(self) -> Callable[[int], str]:
+        """Seat index -> display name, for the event texts the env writes."""
+        names = self.display_names()
+        seat_name = self.env.seat_name
+        return lambda seat: names[seat] if 0 <= seat < len(names) else seat_name(seat)
 
     def seat_of(self, player: Player) -> Seat | None:
         return next((s for s in self.seats if s.player is player), None)
@@ -248,17 +275,44 @@ class Table:
 
     async def abort(self, reason: str, seat: Seat | None = None, status: str | None = None
                     ) -> None:
-        """End the game as void (timeouts, disconnects, provider failures, shutdown)."""
+        """End the game as void: the server's failures (provider errors, a crashed bot task,
+        shutdown). A person who gives up forfeits instead (`forfeit`)."""
         async with self._lock:
             if self.game is None or self.game.over:
                 return
             if seat is not None and status is not None:
                 seat.status = status
-            events = self.game.abort(reason)
-            if self.game_id is not None:
-                await self._store(Rows(events=event_rows(self.game_id, events)))
-            await self._broadcast(events)
-            await self._finish()
+            await self._void(reason)
+
+    async def _void(self, reason: str) -> None:
+        assert self.game is not None
+        events = self.game.abort(reason)
+        if self.game_id is not None:
+            await self._store(Rows(events=event_rows(self.game_id, events)))
+        await self._broadcast(events)
+        await self._finish()
+
+    async def forfeit(self, seat: Seat, status: str, reason: str,
+                      still: Callable[[], bool] | None = None) -> None:
+        """A person gives up: left the game (`resigned`), did not come back within the grace
+        (`disconnected`), or ran out of time under a `void` timeout policy (`timeout`). The
+        game ends at once as a forfeit by that seat (`Game.resign`: its side loses, and the game
+        is rated), or as void when nobody has moved yet. `reason` completes a sentence about
+        the seat ("left the game"); `still()`, checked under the table's lock, says whether the
+        cause still holds (a turn answered, a person back in the meantime)."""
+        if self._opening is not None and not self._opening.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._opening)
+        async with self._lock:
+            game = self.game
+            if game is None or game.over or (still is not None and not still()):
+                return
+            seat.status = status
+            if self.game_id is None or game.last_action() is None:
+                await self._void(f"{seat.name} {reason} before anyone moved")
+                return
+            events = game.resign(seat.index, reason)
+            await self._commit(seat, events, None, None)
 
     async def _store(self, rows: Rows) -> None:
         """Commit rows before anyone is told about them, or keep them for the game's end."""
@@ -390,36 +444,43 @@ class Table:
 
     def _deadline_passed(self, seat: Seat, turn: int) -> None:
         if seat.turn == turn and self.game is not None and not self.game.over:
-            self._spawn(self._timed_out(seat))
+            self._spawn(self._timed_out(seat, turn))
 
     def _grace_passed(self, seat: Seat) -> None:
         if seat.disconnected_since is not None and self.game is not None and not self.game.over:
-            self._spawn(self.abort(f"{seat.name} disconnected", seat, "disconnected"))
+            self._spawn(self.forfeit(seat, "disconnected", "disconnected and did not come back",
+                                     lambda: seat.disconnected_since is not None))
 
     def disconnected(self, seat: Seat) -> None:
-        """The seat's person has no open connection: after `disconnect_grace` the game is void
-        (an outstanding turn keeps its own deadline meanwhile)."""
-        if self.status != "playing" or seat.disconnected_since is not None:
+        """The seat's person has no open connection: after `disconnect_grace` the seat forfeits
+        (an outstanding turn keeps its own deadline meanwhile). `return_by` tells the table
+        when (wall clock); the caller broadcasts the table."""
+        if self.status not in ("starting", "playing") or seat.disconnected_since is not None:
             return
         loop = asyncio.get_running_loop()
+        grace = self.options.disconnect_grace
         seat.disconnected_since = loop.time()
-        seat.grace_timer = loop.call_at(seat.disconnected_since + self.options.disconnect_grace,
-                                        self._grace_passed, seat)
+        seat.return_by = time.time() + grace
+        seat.grace_timer = loop.call_at(seat.disconnected_since + grace, self._grace_passed, seat)
 
-    def reconnected(self, seat: Seat) -> None:
-        """The seat's person is back: the grace ends."""
-        seat.disconnected_since = None
+    def reconnected(self, seat: Seat) -> bool:
+        """The seat's person is back: the grace ends. True if they were away (the caller then
+        broadcasts the table)."""
+        away = seat.disconnected_since is not None
+        seat.disconnected_since = seat.return_by = None
         if seat.grace_timer is not None:
             seat.grace_timer.cancel()
             seat.grace_timer = None
+        return away
 
-    async def _timed_out(self, seat: Seat) -> None:
-        """A person's decision is overdue: the default move (the game goes on) or a void game,
-        by the table's policy (the env's rule unless the host chose)."""
+    async def _timed_out(self, seat: Seat, turn: int) -> None:
+        """A person's decision is overdue: by the table's policy (the env's rule unless the host
+        chose) the default move is made and the game goes on, or (`void`, or an env without a
+        default move) the seat forfeits — the game is void only if nobody has moved yet."""
         policy = self.options.on_timeout or self.env.on_timeout
         if policy == "default" and await self.submit_default(seat, "timeout"):
             return
-        await self.abort(f"{seat.name} ran out of time", seat, "timeout")
+        await self.forfeit(seat, "timeout", "ran out of time", lambda: seat.turn == turn)
 
     async def _finish(self) -> None:
         game = self.game
@@ -427,6 +488,7 @@ class Table:
         self.status = "over"
         for seat in self.seats:
             seat.turn = None
+            seat.disconnected_since = seat.return_by = None  # no grace after the end
             seat.cancel_timers()
         record = game.record()
         metrics = self.env.game_metrics(record)

@@ -19,6 +19,7 @@ from tui.tokens import load_token, save_token
 
 class ParlorApp(App[int]):
     TITLE = "Parlor"
+    ENABLE_COMMAND_PALETTE = False  # every action has its own key, listed in the footer
     CSS_PATH = Path(__file__).with_name("parlor.tcss")
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
@@ -34,7 +35,8 @@ class ParlorApp(App[int]):
 
     def connect(self) -> None:
         hello = {"name": self.session.name}
-        token = (self.session.player or {}).get("token") or load_token(self.server_key)
+        token = (self.session.player or {}).get("token") or load_token(self.server_key,
+                                                                        self.session.name)
         if token:
             hello["token"] = token  # reclaim our identity and seats after a drop
         self.client.connect(hello)
@@ -67,9 +69,14 @@ class ParlorApp(App[int]):
         if not self.screen_stack:  # shutting down: nothing left to show it on
             return
         msg = event.msg
+        following = (self.session.table or {}).get("id")
         self.session.apply(msg)
+        if _seated_elsewhere(msg, following):
+            # The server says we hold a seat in a game under way (we came back after quitting):
+            # ask for the game itself, so we land in it with its state, not an empty screen.
+            self.client.send("resume", table_id=msg["table"]["id"])
         if msg["type"] == "welcome":
-            save_token(self.server_key, msg["player"]["token"])
+            save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
         if msg["type"] == "error" and msg.get("code") == "name_taken":
             self.client.close()
             if isinstance(self.screen, ConnectScreen):
@@ -94,3 +101,10 @@ class ParlorApp(App[int]):
 
     def on_unmount(self) -> None:
         self.client.close()
+
+
+def _seated_elsewhere(msg: dict, following: str | None) -> bool:
+    """An unasked `table` message giving us a seat at a running table we were not following."""
+    return (msg["type"] == "table" and msg.get("ref") is None
+            and msg.get("your_seat") is not None and msg["table"]["id"] != following
+            and msg["table"].get("status") in ("starting", "playing"))

@@ -7,6 +7,7 @@ screen to show from it. Nothing here imports Textual, so the model is easy to te
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,13 @@ MAX_EVENTS = 2_000  # recent events kept in the model; the transcript keeps its 
 HISTORY_PAGE = 200  # events asked for per `history` request (the server's page limit)
 MAX_GAP = 1_000  # seqs of a reconnect gap fetched at most (its latest); ctrl+o pages further back
 CATCH_UP = "catch_up"  # key set (True) on the events fetched to fill a reconnect gap
+
+
+def seat_display(seat: dict[str, Any]) -> str:
+    """How every screen names a seat of a table summary: the server's display name (the person,
+    or the bot's identity, told apart when two would read the same), else the person or bot."""
+    return (seat.get("display") or seat.get("player") or seat.get("identity")
+            or ("open seat" if seat.get("kind") == "human" else f"seat {seat.get('seat')}"))
 
 
 def events_after(events: Sequence[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
@@ -303,6 +311,7 @@ class Session:
     def leave_table(self) -> None:
         if self.table is not None:
             self.left = self.table["id"]
+        self.watching = None  # a spectator who left is not pulled back by the next broadcast
         self._enter(None)
 
     def answered(self) -> None:
@@ -389,13 +398,28 @@ class Session:
     def env_info(self, env_id: str) -> dict[str, Any] | None:
         return next((e for e in self.envs if e["id"] == env_id), None)
 
+    def seat_names(self) -> dict[int, str]:
+        """Seat -> the one name every screen calls it by (`seat_display`; once the game is
+        over, the names its game_over carries)."""
+        names = {s["seat"]: seat_display(s) for s in (self.table or {}).get("seats", [])}
+        shown = (self.game_over or {}).get("display")
+        if isinstance(shown, dict):
+            names |= {int(k): v for k, v in shown.items() if str(k).isdigit() and v}
+        return names
+
     def seat_name(self, seat: int) -> str:
-        """How to call a seat: the player's name, else the bot identity, else the env's name."""
-        if self.table is not None:
-            for s in self.table.get("seats", []):
-                if s["seat"] == seat:
-                    return s.get("player") or s.get("identity") or s.get("name") or f"seat {seat}"
-        return f"seat {seat}"
+        return self.seat_names().get(seat, f"seat {seat}")
+
+    def in_our_names(self, text: str) -> str:
+        """`text` the engine wrote (a result's reason, say) with the env's seat names ("Commander
+        Alpha", "Player 0") replaced by the names every screen uses."""
+        names = self.seat_names()
+        seats = sorted((self.table or {}).get("seats", []), key=lambda s: -len(s.get("name") or ""))
+        for seat in seats:
+            env_name, ours = seat.get("name"), names.get(seat["seat"])
+            if env_name and ours and env_name != ours:
+                text = re.sub(rf"(?<!\w){re.escape(env_name)}(?!\w)", lambda _, o=ours: o, text)
+        return text
 
     def bots_for(self, env_id: str) -> dict[str, str]:
         """Bot identities the server can seat at `env_id`, with descriptions.

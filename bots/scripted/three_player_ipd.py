@@ -19,37 +19,76 @@ ENV = "three-player-ipd"
 COOPERATE, DEFECT = "cooperate", "defect"
 
 _SENTENCES = re.compile(r"[^.!?;\n]+")
+# Clauses: a sentence cut at commas, colons, dashes and at conjunctions that start a new
+# statement ("cooperating with P1, defecting on P2", "... and defect on P2", "... but ..."). An
+# "and" (or comma) followed by a player keeps a list together: "defect on P1 and P2".
+_PLAYER = r"(?:\b(?:player|p|seat)\s*\d\b|#\d\b)"
+_CLAUSES = re.compile(rf"\s*(?:[,:]|\s[-–—]\s)(?!\s*{_PLAYER}\s*(?:and\b|&|$))\s*"
+                      rf"|\s+(?:but|while|whereas|though|although|yet|then|so|and then)\s+"
+                      rf"|\s+(?:and|&)\s+(?!{_PLAYER})", re.IGNORECASE)
 # Present or future only: "you defected on me" reports the past, it announces nothing.
 _THREAT = re.compile(r"\b(defect|betray|backstab|cheat|double[- ]cross)(?!ed)\w*", re.IGNORECASE)
 # "not", "never", "won't" ... up to two words before the verb: "I will not ever defect".
-_NEGATED = re.compile(r"\b(not|never|no|won't|wont|don't|dont|can't|cannot|refuse to)\s+"
-                      r"(\w+\s+){0,2}$", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(not|never|no|won[’']?t|wont|don[’']?t|dont|can[’']?t|cannot|"
+                      r"refuse to)\s+(\w+\s+){0,2}$", re.IGNORECASE)
 # A condition ("if you defect, I defect") is a policy, not an announcement.
 _CONDITIONAL = re.compile(r"\b(if|unless|until|whoever|anyone who|anybody who|should you|in case)\b",
                           re.IGNORECASE)
 _EVERYONE = re.compile(r"\b(everyone|everybody|all of you|you all|both of you|you both|you two|"
                        r"each of you)\b", re.IGNORECASE)
+# How a chat line refers to a seat: "Player 0", "P0", "seat 0", "#0" (a bare digit is too
+# ambiguous: "round 2", "2 points").
+_NAMES = re.compile(r"\b(?:player|p|seat)\s*(\d)\b|#(\d)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"\[\s*(\d)\s+(cooperate|defect)\s*\]", re.IGNORECASE)
+# A clause that only calls someone: "Player 1", "hey P2", "P0 and P1".
+_CALL = re.compile(rf"(?:(?:hey|hi|hello|ok|okay|so|well|look|listen|dear)\s+)?{_PLAYER}"
+                   rf"(?:\s*(?:,|and|&)\s*{_PLAYER})*", re.IGNORECASE)
+EVERYONE = -1  # in threat_targets: a defection announced against everyone
 
 
-def _names(seat: int) -> re.Pattern[str]:
-    """How a chat line refers to `seat`: "Player 0", "P0", "seat 0", "#0" or a "[0 defect]" token
-    (a bare digit is too ambiguous: "round 2", "2 points")."""
-    return re.compile(rf"\b(player|p|seat)\s*{seat}\b|#{seat}\b|\[\s*{seat}\s+defect",
-                      re.IGNORECASE)
+def _seats(text: str) -> list[tuple[int, int]]:
+    """(position, seat) of every player named in `text`."""
+    return [(m.start(), int(m.group(1) or m.group(2))) for m in _NAMES.finditer(text)]
+
+
+def threat_targets(text: str) -> set[int]:
+    """The seats a chat line announces a defection against (EVERYONE for "I defect on
+    everyone"), read clause by clause: a defection is aimed at the players its own clause names
+    after the verb ("cooperating with P1, defecting on P2" threatens P2 only), else those it names
+    before it ("P2 gets defected on" — P2), else, when the clause names nobody, whoever the
+    sentence calls ("Player 0, I will defect on you"). Negated verbs ("won't defect on P1"),
+    the past ("defected") and conditions ("if you defect, I defect") announce nothing.
+    A `[2 defect]` token is a threat to seat 2."""
+    targets: set[int] = set()
+    for sentence in _SENTENCES.findall(text):
+        if _CONDITIONAL.search(sentence):
+            continue
+        for token in _TOKEN.finditer(sentence):
+            if token.group(2).lower() == "defect":
+                targets.add(int(token.group(1)))
+        sentence = _TOKEN.sub(" ", sentence)
+        clauses = [c.strip() for c in _CLAUSES.split(sentence) if c and c.strip()]
+        called = [seat for c in clauses if _CALL.fullmatch(c) for _, seat in _seats(c)]
+        for clause in clauses:
+            named = _seats(clause)
+            for verb in _THREAT.finditer(clause):
+                if _NEGATED.search(clause[:verb.start()]):
+                    continue
+                after = [seat for at, seat in named if at >= verb.end()]
+                before = [seat for at, seat in named if at < verb.start()]
+                if after or before:
+                    targets.update(after or before)
+                elif _EVERYONE.search(clause):
+                    targets.add(EVERYONE)
+                else:
+                    targets.update(called)
+    return targets
 
 
 def threatens(text: str, me: int) -> bool:
     """Does a chat line announce a defection aimed at seat `me` (by id, or at everyone)?"""
-    for sentence in _SENTENCES.findall(text):
-        if _CONDITIONAL.search(sentence):
-            continue
-        aimed = _names(me).search(sentence) or _EVERYONE.search(sentence)
-        if aimed and any(not _NEGATED.search(sentence[:m.start()])
-                         for m in _THREAT.finditer(sentence)):
-            return True
-        if re.search(rf"\[\s*{me}\s+defect\s*\]", sentence, re.IGNORECASE):
-            return True
-    return False
+    targets = threat_targets(text)
+    return me in targets or EVERYONE in targets
 
 
 def moves_against(view: Mapping[str, Any], opponent: int, me: int) -> list[str]:

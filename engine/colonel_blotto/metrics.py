@@ -8,10 +8,40 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.aggregate import Fold, PerGame
-from engine.attribution import error_attribution
+from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
+from engine.outcome import OUTCOME_LABELS, outcome_counts
 
 PLAYERS = 2
+
+# A plain label for every key `game_metrics` and `aggregate_metrics` give.
+LABELS = {
+    **OUTCOME_LABELS,
+    "rounds_won": "Rounds won",
+    "fields_won": "Fields won",
+    "invalid_format": "Unreadable answers",
+    "invalid_units": "Answers breaking the unit budget",
+    **ATTRIBUTION_LABELS,
+    "end": "How the game ended",
+    "rounds_played": "Rounds played",
+    "rounds_max": "Rounds scheduled",
+    "early_end": "Ended before the last round",
+    "forfeit": "Ended by a forfeit",
+    "had_error": "Game with an invalid answer",
+    "void": "Void (aborted, not counted)",
+    "forfeit_depth": "Share of the rounds played before a forfeit",
+    # aggregates
+    "games": "Games",
+    "counted": "Games counted (not void)",
+    "error_rate": "Games with an invalid answer (share)",
+    "forfeit_rate": "Games ended by a forfeit (share)",
+    "early_end_rate": "Games ended early (share)",
+    "draw_rate": "Drawn games (share)",
+    "mean_rounds_played": "Mean rounds played",
+    "median_forfeit_depth": "Median share of rounds played before a forfeit",
+    "win_rate": "Wins (share of games)",
+    "mean_reward": "Mean reward",
+}
 
 
 def game_metrics(record: GameRecord) -> dict[str, Any]:
@@ -48,10 +78,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
         reward = 0.0 if void else float(result.rewards.get(s, 0.0))  # type: ignore[union-attr]
         seats[str(s)] = {
             "reward": reward,
-            "win": int(not void and s in result.winners),  # type: ignore[union-attr]
-            "draw": int(not void and not result.winners),  # type: ignore[union-attr]
-            "loss": int(not void and bool(result.winners)  # type: ignore[union-attr]
-                        and s not in result.winners),  # type: ignore[union-attr]
+            **outcome_counts(result, s),  # the shared rule: engine/outcome.py
             "rounds_won": rounds_won[s],
             "fields_won": fields_won[s],
             "invalid_format": bad_format[s],

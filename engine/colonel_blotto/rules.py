@@ -29,6 +29,7 @@ from engine.core import (
     GameRecord,
     InvalidMovePolicy,
 )
+from engine.describe import Namer
 from engine.policy import FORFEIT, FORMAT, RULE
 
 MAX_FIELDS = 26  # one letter per field
@@ -254,11 +255,13 @@ class ColonelBlottoEnv(Env):
     prompt_builder = "bots.prompts.colonel_blotto:BlottoPrompts"
     widget = "tui.widgets.blotto:BlottoGame"
 
+    metric_labels = metrics.LABELS
+
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
 
-    def describe_event(self, event: Event, seat: int | None) -> str:
-        return text.describe_event(event.type, event.data, self.seat_name)
+    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
+        return text.describe_event(event.type, event.data, self.naming(name))
 
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)

@@ -8,10 +8,32 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.aggregate import Fold, PerGame
-from engine.attribution import error_attribution
+from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
+from engine.outcome import OUTCOME_LABELS, outcome_counts
 
 PLAYERS = 3
+
+# A plain label for every key `game_metrics` and `aggregate_metrics` give.
+LABELS = {
+    **OUTCOME_LABELS,
+    "score": "Points scored",
+    "cooperation_rate": "Cooperation (share of choices)",
+    **{f"cooperation_rate_vs_{o}": f"Cooperation with seat {o} (share of rounds)"
+       for o in range(PLAYERS)},
+    "messages": "Chat messages sent",
+    **ATTRIBUTION_LABELS,
+    "rounds_played": "Rounds played",
+    "mutual_cooperation_rate": "Mutual cooperation (share of pair-rounds)",
+    "void": "Void (aborted, not counted)",
+    # aggregates
+    "games": "Games",
+    "counted": "Games counted (not void)",
+    "draw_rate": "All-tied games (share)",
+    "win_rate": "Wins (share of games)",
+    "mean_reward": "Mean reward",
+    "mean_score": "Mean points",
+}
 
 
 def game_metrics(record: GameRecord) -> dict[str, Any]:
@@ -40,10 +62,9 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
         others = [o for o in range(PLAYERS) if o != s]
         seats[str(s)] = {
             "reward": 0.0 if void else float(result.rewards.get(s, 0.0)),  # type: ignore[union-attr]
-            "win": int(not void and s in result.winners),  # type: ignore[union-attr]
-            "draw": int(not void and not result.winners),  # type: ignore[union-attr]
-            "loss": int(not void and bool(result.winners)  # type: ignore[union-attr]
-                        and s not in result.winners),  # type: ignore[union-attr]
+            # win: among the winners; loss: negative reward; draw: otherwise (the middle place,
+            # reward 0 under the rank rule, or an all-tied game). See engine/outcome.py.
+            **outcome_counts(result, s),
             "score": scores[s],
             "cooperation_rate": sum(coop[s][o] for o in others) / (2 * rounds) if rounds else None,
             **{f"cooperation_rate_vs_{o}": coop[s][o] / rounds if rounds else None

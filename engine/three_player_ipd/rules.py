@@ -31,6 +31,7 @@ from engine.core import (
     GameRecord,
     Option,
 )
+from engine.describe import Namer
 from engine.three_player_ipd import metrics, syntax, text
 from engine.three_player_ipd.actions import CHOICES, COOPERATE, DEFECT, Decisions
 
@@ -299,7 +300,7 @@ class ThreePlayerIPDEnv(Env):
     title = "Three-player Iterated Prisoner's Dilemma"
     description = "Three players chat, then each chooses to cooperate or defect with each other."
     players = (PLAYERS,)
-    rules_version = "1"
+    rules_version = "2"  # v2: Unicode seat ids with leading zeros, chat cleaned before the cut
     Config = IPDConfig
     game_class = IPDGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS
@@ -310,11 +311,13 @@ class ThreePlayerIPDEnv(Env):
     prompt_builder = "bots.prompts.three_player_ipd:IPDPrompts"
     widget = "tui.widgets.ipd:IpdGame"
 
+    metric_labels = metrics.LABELS
+
     def render(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
 
-    def describe_event(self, event: Event, seat: int | None) -> str:
-        return text.describe_event(event.type, event.data, self.seat_name)
+    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
+        return text.describe_event(event.type, event.data, self.naming(name))
 
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
         return metrics.game_metrics(record)

@@ -2,25 +2,31 @@
 (TextArena 0.7.4): decision tokens `[<id> cooperate|defect]` are read wherever they appear, tokens
 naming yourself or a non-opponent are ignored, the last token per opponent wins, and an opponent
 with no token gets `cooperate`. Chat is free text, cleaned and cut to the configured length.
-Every pattern here runs in linear time and inputs are capped first, so hostile text stays cheap.
+Every pattern here runs in linear time and long inputs are read in bounded pieces, so hostile
+text stays cheap.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from engine.three_player_ipd.actions import COOPERATE, DEFECT, ChatMessage, Decisions
 
 MAX_SCAN_CHARS = 100_000  # a longer decision answer is read from its last this-many characters
-# Leading zeros are skipped so "[01 defect]" names seat 1 like the reference; at most six more
-# digits keep int() cheap (no seat number is that long).
-_TOKEN = re.compile(r"\[\s*0*(\d{1,6})\s+(cooperate|defect)\s*\]", re.IGNORECASE)
-# Control characters that are not whitespace (C0, DEL, C1) and the bidirectional overrides that
-# could make a line display differently from what was sent: dropped from chat.
-_CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_SPACE = re.compile(r"\s+")
+# A seat id is any run of Unicode decimal digits (`\d` is str.isdecimal: "1", "٠١", "１"), as in
+# the reference; leading zeros of any script are skipped, so "[01 defect]" and "[٠٠1 defect]" name
+# seat 1. Ids are compared as ASCII text, never turned into numbers, so no length limit is needed.
+_TOKEN = re.compile(r"\[\s*(\d+)\s+(cooperate|defect)\s*\]", re.IGNORECASE)
+# Dropped from chat: control characters that are not whitespace (C0, DEL, C1 but NEL, which
+# str.isspace counts as whitespace), lone surrogates (not text; they cannot be encoded), and the
+# bidirectional controls that could make a line display differently from what was sent.
+_DROP = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff"
+                   "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SPACE = re.compile(r"\s+")  # for str patterns `\s` is exactly str.isspace (tested)
+CHAT_PIECE = 8192  # long chat is cleaned this many raw characters at a time
 _CHOICE = {COOPERATE: COOPERATE, DEFECT: DEFECT}
 
 
@@ -53,16 +59,29 @@ def _read_tokens(text: str, opponents: tuple[int, int], first: str, second: str)
         return _decisions(opponents, first, second)
     if len(text) > MAX_SCAN_CHARS:
         text = text[-MAX_SCAN_CHARS:]
-    a, b = opponents
     text_a, text_b = _SEAT_TEXT.get(opponents) or _seat_text(opponents)
     for seat, word in _TOKEN.findall(text):
-        # ASCII ids come without leading zeros, so they compare as text; other digits (which
-        # the reference reads too, e.g. Arabic-Indic) go through int().
-        if seat == text_a or (not seat.isascii() and int(seat) == a):
+        if not seat.isascii():
+            seat = seat.translate(_ASCII_DIGITS)
+        if seat[0] == "0":
+            seat = seat.lstrip("0") or "0"
+        if seat == text_a:
             first = DEFECT if word[0] in "dD" else COOPERATE
-        elif seat == text_b or (not seat.isascii() and int(seat) == b):
+        elif seat == text_b:
             second = DEFECT if word[0] in "dD" else COOPERATE
     return _decisions(opponents, first, second)
+
+
+class _AsciiDigits(dict[int, int]):
+    """A `str.translate` table from any Unicode decimal digit to its ASCII digit, filled as
+    digits are met (at most the few hundred decimal digits Unicode has)."""
+
+    def __missing__(self, code: int) -> int:
+        found = self[code] = ord("0") + unicodedata.decimal(chr(code))
+        return found
+
+
+_ASCII_DIGITS = _AsciiDigits()
 
 
 # Decisions are values: one object per (opponents, choices), shared.
@@ -85,19 +104,35 @@ def _seat_text(opponents: tuple[int, int]) -> tuple[str, str]:
 
 
 def parse_chat(action: str | Mapping[str, Any], max_chars: int) -> ChatMessage:
-    """A chat line: control characters dropped, whitespace runs collapsed to one space, trimmed,
-    cut to `max_chars`. A mapping contributes its "text" string; anything else is an empty line."""
+    """A chat line, cleaned then cut: every whitespace character (str.isspace) becomes a space,
+    controls, lone surrogates and bidirectional controls are dropped, runs of spaces collapse to
+    one, the ends are trimmed; then the result is cut to `max_chars` (and a space the cut leaves
+    at the end is trimmed too). A mapping contributes its "text" string; anything else is an
+    empty line (an empty line is a valid chat turn: the player says nothing)."""
     text = action if action.__class__ is str else action.get("text", "")  # type: ignore[union-attr]
     if text.__class__ is not str:
         return ChatMessage("")
-    # Fast path: most lines are already clean (isprintable is False for every control and for
-    # any whitespace but the plain space).
+    # Fast path: most lines are already clean (isprintable is False for every dropped character
+    # and for any whitespace but the plain space).
     if len(text) <= max_chars and text.isprintable() and "  " not in text \
             and text.strip(" ") == text:
         return ChatMessage(text)
-    # Cap before cleaning: a line of whitespace or controls may shrink, so keep some slack.
-    text = _CONTROL.sub("", text[: max_chars * 4 + 64])
-    return ChatMessage(_SPACE.sub(" ", text).strip()[:max_chars])
+    return ChatMessage(clean_chat(text, max_chars))
+
+
+def clean_chat(text: str, max_chars: int) -> str:
+    """The cleaning of `parse_chat`, read in pieces of CHAT_PIECE characters and stopped as soon
+    as more than `max_chars` clean characters are in hand: megabytes of text cost one pass at
+    most, and text after a long run of whitespace or controls is never lost."""
+    kept = ""  # the clean text so far: collapsed, trimmed at the start
+    for start in range(0, len(text), CHAT_PIECE):
+        piece = _SPACE.sub(" ", _DROP.sub("", text[start:start + CHAT_PIECE]))
+        if piece[:1] == " " and (not kept or kept[-1] == " "):
+            piece = piece[1:]  # a run of spaces across pieces, or spaces at the start
+        kept += piece
+        if len(kept) > max_chars:
+            break
+    return kept[:max_chars].rstrip(" ")
 
 
 def decision_text(decisions: Decisions) -> str:

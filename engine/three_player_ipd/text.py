@@ -125,20 +125,43 @@ def _status(pub: Mapping[str, Any], priv: Mapping[str, Any], seat: int | None) -
 
 
 def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
-    """One transcript line for an IPD event."""
+    """One transcript line for an IPD event; every seat is named by `name`."""
     try:
         if kind == "chat":
-            return f"{name(data['seat'])}: {data['text'] or '(said nothing)'}"
+            if not data["text"]:
+                return f"{name(data['seat'])} says nothing"
+            return f"{name(data['seat'])}: {data['text']}"
         if kind == "decisions_open":
             return f"Decision turn of round {data['round']}"
         if kind == "decision_submitted":
             return f"{name(data['seat'])} has decided"
         if kind == "round_resolved":
-            pairs = "; ".join(f"{name(a)} {ca} / {name(b)} {cb}"
-                              for (a, b), (ca, cb) in ((p["players"], p["choices"])
-                                                       for p in data["pairs"]))
-            scores = ", ".join(f"{name(s)} {v}" for s, v in enumerate(data["scores"]))
-            return f"Round {data['round']}: {pairs} → scores {scores}"
+            return _round_line(data, name)
     except (KeyError, TypeError, ValueError, IndexError):
         pass
     return describe_generic(kind, data, name)
+
+
+def _pair_text(pair: Mapping[str, Any], name: Namer) -> str:
+    """What one pair chose and gained, e.g. "Ann defects on Bo, who cooperates (Ann +5, Bo +0)"."""
+    (a, b), (ca, cb), (ga, gb) = pair["players"], pair["choices"], pair["gains"]
+    na, nb = name(a), name(b)
+    if ca == cb:
+        both = "cooperate" if ca == "cooperate" else "defect on each other"
+        return f"{na} and {nb} {both} (+{ga} each)"
+    if ca != "defect":  # the defector first
+        na, nb, ga, gb = nb, na, gb, ga
+    return f"{na} defects on {nb}, who cooperates ({na} +{ga}, {nb} +{gb})"
+
+
+def _round_line(data: Mapping[str, Any], name: Namer) -> str:
+    """A resolved round: each pair's choices and gains, each player's points for the round,
+    and the totals ("level" only when all three totals are equal)."""
+    pairs = "; ".join(_pair_text(p, name) for p in data["pairs"])
+    gains = ", ".join(f"{name(s)} +{g}" for s, g in enumerate(data["gains"]))
+    scores = data["scores"]
+    if len(set(scores)) == 1:
+        totals = f"all three level on {scores[0]}"
+    else:
+        totals = ", ".join(f"{name(s)} {v}" for s, v in enumerate(scores))
+    return f"Round {data['round']}: {pairs}. This round: {gains}. Totals: {totals}."

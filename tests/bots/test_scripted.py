@@ -8,7 +8,7 @@ import pytest
 
 from bots.base import Bot, Decision
 from bots.registry import available, make_bot
-from bots.scripted.three_player_ipd import threatens
+from bots.scripted.three_player_ipd import EVERYONE, threat_targets, threatens
 from engine.registry import get
 
 BLOTTO, IPD = "colonel-blotto", "three-player-ipd"
@@ -181,6 +181,49 @@ def test_tit_for_tat_defects_pre_emptively_on_a_threat_in_chat():
 ])
 def test_threat_reading(text, me, threat):
     assert threatens(text, me) is threat
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    # the issue: cooperating with P1 is no threat to P1
+    ("round 3: cooperating with P1, defecting on P2", {2}),
+    ("Cooperating with P1 and defecting on P2.", {2}),
+    ("I will cooperate with Player 1 while I defect on Player 2", {2}),
+    ("I cooperate with p1 but betray p2", {2}),
+    ("Defecting on P2 - cooperating with P1.", {2}),
+    ("I'll cooperate with P0 then defect on P2", {2}),
+    # a threat to me (seat 0) or to the other
+    ("Player 0, I will defect on you.", {0}),
+    ("P0: I'm going to backstab you this round", {0}),
+    ("Player 2 I will betray.", {2}),
+    ("I defect on P1 and P2", {1, 2}),
+    ("I defect on P0, P1 and P2 this time", {0, 1, 2}),
+    ("[1 defect] [2 cooperate]", {1}),
+    ("I'll betray everyone!", {EVERYONE}),
+    # negations, clause by clause
+    ("I won't defect on P1", set()),
+    ("I won’t defect on P1.", set()),
+    ("I will never betray Player 1, but I will defect on Player 2", {2}),
+    ("I won't defect on P1; I will defect on P2", {2}),
+    ("I am not going to cheat P0 and I am not going to cheat P2", set()),
+    ("Don't worry P1, I won't defect on you", set()),
+    # policies and the past announce nothing
+    ("If P2 defects, I defect on P2", set()),
+    ("P2 defected on me last round, P1 cooperated", set()),
+    ("Cooperating with Player 0 and Player 1, defecting on nobody.", set()),
+])
+def test_threats_are_aimed_clause_by_clause(text, targets):
+    assert threat_targets(text) == targets
+    for me in (0, 1, 2):
+        assert threatens(text, me) is (me in targets or EVERYONE in targets)
+
+
+def test_tit_for_tat_keeps_cooperating_with_the_player_a_split_announcement_spares():
+    """Seat 1 announces cooperation with seat 0 and a defection on seat 2: tit-for-tat at seat 0
+    cooperates with seat 1 (it was named, but not as a target)."""
+    announcer = ipd_puppet(threat_rounds={3}, threat="round 3: cooperating with P0, defecting on P2")
+    game = play(IPD, ["scripted:tit-for-tat", announcer, ipd_puppet()], 2)
+    assert choices(game, 0, 1) == ["cooperate"] * 5
+    assert choices(game, 0, 2) == ["cooperate"] * 5
 
 
 def test_scripted_chat_lines_threaten_nobody():

@@ -553,3 +553,94 @@ def test_round_lines_survive_braces_in_names():
     text = ENV.render(view)
     assert ("Round 1: {0} Alpha [A10 B10 C0] vs Beta {} [A0 B0 C20]; fields: A: {0} Alpha, "
             "B: {0} Alpha, C: Beta {}; won by {0} Alpha; rounds won 1-0") in text
+
+
+# ---------------------------------------------------------------------------- issue 9
+@pytest.mark.parametrize("letter", [
+    "\uff21",  # fullwidth A
+    "\u0410",  # Cyrillic A
+    "\u0391",  # Greek Alpha
+    "\uff41",  # fullwidth a
+    "\u212a",  # Kelvin sign (a case-insensitive [A-Za-z] would read it as k)
+    "\u017f",  # long s
+    "\u0131",  # dotless i
+    "\u0130",  # I with a dot
+])
+def test_only_ascii_letters_name_fields(letter):
+    names = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for text in (f"[{letter}20]", f"{letter}:20", f"[A1 {letter}5]"):
+        for fields in (ABC, names):
+            result = syntax.parse_text(text, fields)
+            assert isinstance(result, syntax.ParseError) and result.category == "format", text
+    assert isinstance(syntax.parse_mapping({letter: 5}, ABC), syntax.ParseError)
+    game = new_game()
+    events = game.act(0, f"[{letter}20]")
+    assert types(events) == ["invalid_move"] and events[0].data["category"] == "format"
+
+
+def test_transcript_lines_use_the_display_names_given():
+    names = {0: "Ada", 1: "Commander Alpha"}.__getitem__  # a display name that is a seat name
+    game = new_game("small")
+    for _ in range(3):
+        play_round(game, WIN, LOSE)
+    lines = [ENV.describe_event(e, None, name=names) for e in game.events]
+    assert "Ada has allocated" in lines
+    assert any(line.startswith("Round 1: Ada A7 B7 C6  vs  Commander Alpha A6 B6 C8 → Ada "
+                               "wins the round") for line in lines)
+    assert game.result.reason.startswith("Commander Alpha wins 3-0")
+    assert lines[-1].startswith("Game over: Ada wins 3-0")
+    forfeit = new_game()
+    forfeit.act(1, "nonsense")
+    events = forfeit.act(1, "nonsense")
+    lines = [ENV.describe_event(e, None, name=names) for e in events]
+    assert lines[1] == "Commander Alpha forfeits: Commander Alpha made 2 invalid moves in a row"
+    assert lines[2] == "Game over: Commander Alpha made 2 invalid moves in a row; Ada wins by " \
+        "forfeit"
+    assert ENV.describe_event(events[1], None) == \
+        "Commander Beta forfeits: Commander Beta made 2 invalid moves in a row"
+
+
+def test_win_draw_loss_read_as_before():
+    win = new_game("small")
+    for _ in range(3):
+        play_round(win, WIN, LOSE)
+    draw = new_game("small", rounds=1)
+    play_round(draw, EVEN, EVEN)
+    forfeit = new_game()
+    forfeit.act(0, "x")
+    forfeit.act(0, "x")
+    for game, outcomes in ((win, ("win", "loss")), (draw, ("draw", "draw")),
+                           (forfeit, ("loss", "win"))):
+        seats = ENV.game_metrics(game.record())["seats"]
+        for s, outcome in enumerate(outcomes):
+            assert {k: seats[str(s)][k] for k in ("win", "draw", "loss")} == \
+                {k: int(k == outcome) for k in ("win", "draw", "loss")}
+
+
+def test_every_metric_has_a_plain_label():
+    games = []
+    for actions in ((WIN, LOSE), ("x", "x")):
+        game = new_game("small")
+        while not game.over:
+            game.act(0, actions[0])
+            if not game.over:
+                game.act(1, actions[1])
+        games.append(ENV.game_metrics(game.record()))
+    keys = set().union(*(set(m["game"]).union(*m["seats"].values()) for m in games))
+    agg = ENV.aggregate_metrics(games)
+    keys |= set(agg["overall"]).union(*agg["seats"].values())
+    labels = ENV.describe()["metric_labels"]
+    assert keys <= set(labels), keys - set(labels)
+    assert all(isinstance(v, str) and v for v in labels.values())
+
+
+def test_help_for_people_states_the_numbers_of_the_default_preset():
+    help_text = ENV.describe()["help"]
+    config = ENV.config()
+    assert help_text.startswith("# Colonel Blotto")
+    assert f"**{config.units} units**" in help_text and f"**{config.rounds} rounds**" in help_text
+    assert f"**{config.rounds_to_win} rounds**" in help_text
+    assert "**+1**" in help_text and "**-1**" in help_text and "**0**" in help_text
+    assert "**one**" in help_text and "void" in help_text and "## Example" in help_text
+    for key in ("ctrl", "Ctrl", "press "):
+        assert key not in help_text  # the TUI adds its own keys

@@ -121,6 +121,46 @@ def test_the_suite_catches_a_clock_that_is_not_a_dict():
     _fails(_broken({"__init__": init}), "dict clock")
 
 
+def test_the_suite_catches_a_metric_without_a_label():
+    env = _broken({}, {"metric_labels": {k: v for k, v in ProvingEnv.metric_labels.items()
+                                         if k != "ticks_played"}})
+    with pytest.raises(AssertionError, match=r"without a label in metric_labels: \['ticks_played'\]"):
+        check_env(env, seeds=range(1))
+
+
+def test_the_suite_catches_a_transcript_line_that_ignores_the_namer():
+    def describe_event(self, event, seat, name=None):
+        line = ProvingEnv.describe_event(self, event, seat, name)
+        return f"{line} (by {self.seat_name(0)})" if event.type == "game_over" else line
+    with pytest.raises(AssertionError, match="names a seat 'Player 0' despite the namer"):
+        check_env(_broken({}, {"describe_event": describe_event}), seeds=range(1))
+
+
+def test_describe_sends_help_and_metric_labels_of_every_env():
+    for env in all_envs():
+        d = env.describe()
+        assert isinstance(d["help"], str) and d["help"].startswith("# ")
+        assert d["metric_labels"] == dict(env.metric_labels) and d["metric_labels"]
+
+
+def test_an_env_without_a_help_file_gets_one_made_from_its_title_and_description():
+    solo = get("solo-quiz")
+    assert solo.help == ("# Solo quiz\n\nOne player answers a few arithmetic questions (a test "
+                         "env without ratings).\n\nPlayed by 1 player.\nSeats: Solver.\n\n"
+                         "This game has no help page of its own yet: the text shown at each turn "
+                         "says what you may do and how to answer.\n")
+    assert get("proving-ground").help.startswith("# Proving ground\n\nTwo teams")
+    assert "Played by 7 players." in get("proving-ground").help
+
+
+def test_env_help_files_are_read_from_their_packages():
+    for env_id, package in (("colonel-blotto", "engine.colonel_blotto"),
+                            ("three-player-ipd", "engine.three_player_ipd")):
+        from importlib import resources
+        text = resources.files(package).joinpath("help.md").read_text("utf-8")
+        assert get(env_id).help == text
+
+
 def test_unknown_presets_are_refused():
     with pytest.raises(AssertionError, match="no preset"):
         check_env(get("solo-quiz"), presets=["nope"])

@@ -205,7 +205,13 @@ def test_chat_is_broadcast_and_cleaned():
     ("a\r\nb\tc\x0bd", "a b c d"),  # every whitespace run -> one space
     ("x\x1b[31mred\x1b[0m", "x[31mred[0m"),  # escape characters dropped, the rest kept
     ("\u202eevil\u202c text", "evil text"),  # bidirectional overrides dropped
-    ("a\x85b", "ab"),  # C1 control
+    ("a\x85b", "a b"),  # NEL is whitespace (str.isspace), so a space
+    ("a\x84\x86b", "ab"),  # the other C1 controls are dropped
+    ("a\x1cb\x1fc", "a b c"),  # the information separators are whitespace too
+    ("a\u2028b\u00a0\u3000c", "a b c"),
+    ("a \x00 b", "a b"),  # dropping a control leaves one space
+    ("a\ud800b", "ab"),  # lone surrogates are dropped
+    ("fam\U0001f468\u200d\U0001f469", "fam\U0001f468\u200d\U0001f469"),  # joiners kept
     ("émoji 🙂 ok", "émoji 🙂 ok"),
     ({"text": "  structured  "}, "structured"),
     ({"1": "defect"}, ""),  # a decision form during chat is an empty message
@@ -358,7 +364,7 @@ def test_replay_reproduces_the_game():
     again = ENV.replay(record)
     assert [e.to_json() for e in again.events] == [e.to_json() for e in game.events]
     assert again.result == game.result
-    assert record.rules_version == "1" and record.config["reward_rule"] == "rank"
+    assert record.rules_version == "2" and record.config["reward_rule"] == "rank"
 
 
 # ---------------------------------------------------------------------------------------- render
@@ -429,7 +435,8 @@ def test_metrics_report_cooperation_rates():
     # Round 1: 0 gets 5+1, 1 gets 0+3, 2 gets 1+3; round 2: 0 gets 5+3, 1 gets 0+3, 2 gets 3+3.
     assert [s["score"] for s in (s0, s1, s2)] == [14, 6, 10]
     assert (s0["reward"], s1["reward"], s2["reward"]) == (1.0, -1.0, 0.0)
-    assert (s0["win"], s1["loss"], s2["loss"], s2["win"]) == (1, 1, 1, 0)
+    # Seat 2 is in the middle (reward 0): a draw, neither a win nor a loss.
+    assert (s0["win"], s1["loss"], s2["draw"], s2["loss"], s2["win"]) == (1, 1, 1, 0, 0)
     assert s0["messages"] == 2 and s0["clean"] == 1 and s0["invalid_caused"] == 0
     # Mutual cooperation: round 1 only pair (1,2); round 2 pairs (0,2) and (1,2) -> 3 of 6.
     assert m["game"]["mutual_cooperation_rate"] == 0.5 and m["game"]["rounds_played"] == 2
@@ -489,3 +496,238 @@ def test_chat_with_braces_renders_literally_in_past_and_current_rounds():
     text = ENV.render(game.view(1))
     assert text.count("[Player 2] {0} {} {round}") == 1 and "[Player 0] {1}{{}}" in text
     assert ENV.render(json.loads(json.dumps(game.view(1)))) == text
+
+
+# ------------------------------------------------------------------ issue 9: transcript lines
+def test_the_round_line_says_what_each_pair_chose_and_scored():
+    game = new(rounds=2)
+    play_round(game, ["[1 defect] [2 cooperate]", "[2 defect]", ""])  # scores 8, 5, 3
+    line = ENV.describe_event(next(e for e in game.events if e.type == "round_resolved"), None)
+    assert line == ("Round 1: Player 0 defects on Player 1, who cooperates (Player 0 +5, "
+                    "Player 1 +0); Player 0 and Player 2 cooperate (+3 each); Player 1 defects "
+                    "on Player 2, who cooperates (Player 1 +5, Player 2 +0). This round: "
+                    "Player 0 +8, Player 1 +5, Player 2 +3. Totals: Player 0 8, Player 1 5, "
+                    "Player 2 3.")
+    assert "tie" not in line
+
+
+def test_the_round_line_says_level_only_when_the_totals_are_equal():
+    game = new(rounds=2)
+    play_round(game, ["[1 defect] [2 defect]", "[0 defect] [2 defect]", "[0 defect] [1 defect]"])
+    line = ENV.describe_event(game.events[-1] if game.events[-1].type == "round_resolved" else
+                              next(e for e in game.events if e.type == "round_resolved"), None)
+    assert "Player 0 and Player 1 defect on each other (+1 each)" in line
+    assert line.endswith("This round: Player 0 +2, Player 1 +2, Player 2 +2. "
+                         "Totals: all three level on 2.")
+
+
+def test_every_seat_is_named_by_the_namer_given():
+    names = {0: "Ann", 1: "Player 0", 2: "P1"}  # display names that look like seat names
+    game = new(rounds=1)
+    game.act(0, "hello")
+    game.act(1, "")
+    game.act(2, "   ")
+    for seat in (2, 0, 1):
+        game.act(seat, "[0 defect]" if seat else "[2 defect]")
+    lines = [ENV.describe_event(e, 0, name=names.__getitem__) for e in game.events]
+    assert "Ann: hello" in lines and "Player 0 says nothing" in lines and "P1 says nothing" in lines
+    assert "Ann has decided" in lines
+    resolved = next(line for line in lines if line.startswith("Round 1:"))
+    assert resolved.startswith("Round 1: Player 0 defects on Ann, who cooperates (Player 0 +5, "
+                               "Ann +0)")
+    # The game-over reason was written with the env's names; the line uses the display names.
+    assert game.result.reason == "Player 1 wins on final scores: Player 0 1, Player 1 8, " \
+        "Player 2 4"
+    assert lines[-1] == "Game over: Player 0 wins on final scores: Ann 1, Player 0 8, P1 4"
+    # Without a namer the env's own names are used.
+    assert ENV.describe_event(game.events[-1], None) == f"Game over: {game.result.reason}"
+
+
+# ---------------------------------------------------------------- issue 9: saying nothing
+def test_an_empty_or_blank_chat_message_passes_the_turn():
+    game = new()
+    for seat, text in ((0, ""), (1, " \n\t\x85 "), (2, {"text": ""})):
+        assert game.pending() == {seat}
+        events = game.act(seat, text)
+        assert [e.type for e in events][0] == "chat" and events[0].data["text"] == ""
+        assert game.last_action().outcome == "ok"
+        assert ENV.describe_event(events[0], None) == f"Player {seat} says nothing"
+    assert game.pending() == {0, 1, 2} and game.phase == "decide"
+    assert "[Player 1] (said nothing)" in ENV.render(game.view(0))
+
+
+# -------------------------------------------------------- issue 9: Unicode decimal seat ids
+@pytest.mark.parametrize("text,expected", [
+    ("[\u0660\u0660\u0660\u0660\u0660\u06601 defect]", {1: D, 2: C}),  # Arabic-Indic zeros
+    ("[\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0660\u0662 defect]", {1: C, 2: D}),
+    ("[\U0001d7ce\U0001d7cf defect]", {1: D, 2: C}),  # mathematical bold 0 1
+    ("[\uff11 defect] [\uff10\uff12 defect]", {1: D, 2: D}),  # fullwidth
+    ("[\u09e6\u0967 defect]", {1: D, 2: C}),  # Bengali zero, Devanagari one: scripts may mix
+    ("[" + "0" * 5000 + "2 defect]", {1: C, 2: D}),  # any number of leading zeros
+    ("[\u0660 defect] [000 defect]", {1: C, 2: C}),  # zero is seat 0, not an opponent here
+    ("[\u00b2 defect] [\u2462 defect]", {1: C, 2: C}),  # superscripts, circled: not decimal
+    ("[12 defect] [" + "1" * 50 + " defect]", {1: C, 2: C}),  # no such seats
+])
+def test_seat_ids_in_any_decimal_digits(text, expected):
+    assert dict(parse_decisions(text, (1, 2)).choices) == expected
+
+
+def test_seat_zero_in_other_scripts():
+    assert dict(parse_decisions("[\u0660\u0660 defect] [\uff10 defect]", (0, 2)).choices) == \
+        {0: D, 2: C}
+
+
+_DIGITS = [c for c in map(chr, range(0x110000)) if c.isdecimal()]
+
+
+@given(st.lists(st.sampled_from(_DIGITS), min_size=1, max_size=12), st.sampled_from([C, D]))
+def test_seat_ids_read_as_the_reference_reads_them(digits, choice):
+    """The reference reads `\\d+` and compares int(): any decimal digits, zeros skipped."""
+    text = "".join(digits)
+    seat = int(text)
+    expected = {1: C, 2: C}
+    if seat in expected:
+        expected[seat] = choice
+    assert dict(parse_decisions(f"[{text} {choice}]", (1, 2)).choices) == expected
+
+
+def test_the_patterns_read_exactly_the_characters_the_rules_name():
+    """`\\d` is str.isdecimal (each with a decimal value), `\\s` is str.isspace, and chat drops
+    exactly the non-whitespace controls, the surrogates and the bidirectional controls."""
+    import re
+    import unicodedata
+
+    from engine.three_player_ipd.syntax import _DROP, _SPACE
+    bidi = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+    digit = re.compile(r"\d")
+    for code in range(0x110000):
+        c = chr(code)
+        assert bool(digit.fullmatch(c)) == c.isdecimal()
+        if c.isdecimal():
+            assert unicodedata.decimal(c) == int(c)
+        assert bool(_SPACE.fullmatch(c)) == c.isspace()
+        dropped = (unicodedata.category(c) in ("Cc", "Cs") and not c.isspace()) or code in bidi
+        assert bool(_DROP.fullmatch(c)) == dropped, hex(code)
+
+
+# ---------------------------------------------------------------- issue 9: chat cleaning
+def reference_chat(text: str, max_chars: int) -> str:
+    """The documented rule, written plainly: whitespace -> space, controls, surrogates and bidi
+    controls dropped, runs of spaces collapsed, ends trimmed; then cut (and a trailing space the
+    cut leaves trimmed)."""
+    import unicodedata
+    bidi = {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202a, 0x202f)),
+            *map(chr, range(0x2066, 0x206a))}
+    out = []
+    for c in text:
+        if c.isspace():
+            if not out or out[-1] != " ":
+                out.append(" ")
+        elif unicodedata.category(c) in ("Cc", "Cs") or c in bidi:
+            continue
+        else:
+            out.append(c)
+    return "".join(out).strip(" ")[:max_chars].rstrip(" ")
+
+
+_CHAT_CHARS = st.one_of(
+    st.sampled_from(list(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u2029\u202f"
+                         "\u205f\u3000\x00\x07\x1b\x7f\x84\x86\x9f\u061c\u200e\u200f\u202a"
+                         "\u202e\u2066\u2069\u200d\ufe0f\ud800\udfff")),
+    st.characters(), st.sampled_from(list("ab é🙂")))
+
+
+@given(st.text(alphabet=_CHAT_CHARS, max_size=300), st.integers(1, 60))
+def test_chat_cleaning_follows_the_documented_rule(text, max_chars):
+    assert parse_chat(text, max_chars).text == reference_chat(text, max_chars)
+
+
+@given(st.integers(0, 20_000), st.sampled_from([" ", "\n", "\x00", "\x85", "\u202e", " \x07"]),
+       st.integers(1, 600))
+def test_long_runs_before_the_text_never_cut_it(run, junk, max_chars):
+    text = junk * run + "  hello   there " + "x" * 700
+    expected = reference_chat(text, max_chars)
+    assert parse_chat(text, max_chars).text == expected
+    assert expected.startswith("hello"[:max_chars])
+
+
+@given(st.text(alphabet=_CHAT_CHARS, max_size=120), st.integers(1, 30))
+def test_cleaning_in_small_pieces_gives_the_same_text(text, max_chars):
+    """Pieces may cut a run of spaces or controls anywhere: the result never changes."""
+    from engine.three_player_ipd import syntax
+    expected = reference_chat(text, max_chars)
+    saved = syntax.CHAT_PIECE
+    try:
+        for piece in (1, 2, 3, 7):
+            syntax.CHAT_PIECE = piece
+            assert syntax.clean_chat(text, max_chars) == expected, piece
+    finally:
+        syntax.CHAT_PIECE = saved
+
+
+def test_chat_after_a_long_blank_start_is_kept():
+    """The issue: 2,064 whitespace characters, then text (the raw text was cut first)."""
+    assert parse_chat(" " * 2064 + "I cooperate", 500).text == "I cooperate"
+    assert parse_chat("\x00" * 10_000 + "hi\n\nthere", 500).text == "hi there"
+
+
+def test_a_cut_drops_the_space_it_leaves_at_the_end():
+    assert parse_chat("hello world", 6).text == "hello"
+
+
+def test_huge_chat_is_read_only_as_far_as_needed():
+    text = "word " * 2_000_000  # 10 MB
+    assert parse_chat(text, 500).text == ("word " * 100).strip()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
+def test_the_fast_path_agrees_with_the_cleaning(text):
+    from engine.three_player_ipd.syntax import clean_chat
+    for max_chars in (5, 80):
+        assert parse_chat(text, max_chars).text == clean_chat(text, max_chars) \
+            == reference_chat(text, max_chars)
+
+
+# --------------------------------------------------------------- issue 9: outcome and labels
+@pytest.mark.parametrize("rule,choices,outcomes", [
+    # scores 8, 5, 3 under the rank rule: +1, 0, -1 -> win, draw (middle place), loss
+    ("rank", ["[1 defect] [2 cooperate]", "[2 defect]", ""], ("win", "draw", "loss")),
+    ("paper", ["[1 defect] [2 cooperate]", "[2 defect]", ""], ("win", "loss", "loss")),
+    ("rank", ["", "", ""], ("draw", "draw", "draw")),  # all tied
+    ("rank", ["[2 defect]", "[2 defect]", ""], ("win", "win", "loss")),  # two tied on top
+])
+def test_win_draw_loss(rule, choices, outcomes):
+    game = new(rounds=1, reward_rule=rule)
+    play_round(game, choices)
+    seats = ENV.game_metrics(game.record())["seats"]
+    for s, outcome in enumerate(outcomes):
+        got = {k: seats[str(s)][k] for k in ("win", "draw", "loss")}
+        assert got == {k: int(k == outcome) for k in ("win", "draw", "loss")}, (s, got)
+    agg = ENV.aggregate_metrics([ENV.game_metrics(game.record())])
+    assert [agg["seats"][str(s)]["draw"] for s in range(3)] == \
+        [int(o == "draw") for o in outcomes]
+
+
+def test_every_metric_has_a_plain_label():
+    game = new(rounds=2)
+    play_round(game, ["[1 defect]", "", ""])
+    play_round(game, ["", "[0 defect]", ""])
+    m = ENV.game_metrics(game.record())
+    keys = set(m["game"]).union(*m["seats"].values())
+    agg = ENV.aggregate_metrics([m])
+    keys |= set(agg["overall"]).union(*agg["seats"].values())
+    labels = ENV.describe()["metric_labels"]
+    assert keys <= set(labels), keys - set(labels)
+    assert labels["draw"] and labels["cooperation_rate_vs_2"].startswith("Cooperation with")
+
+
+def test_help_for_people_states_the_numbers_of_the_default_preset():
+    help_text = ENV.describe()["help"]
+    assert help_text == ENV.help and help_text.startswith("# Three-player")
+    config = ENV.config()
+    assert f"**{config.rounds} rounds**" in help_text
+    for payoff in ("you 3, they 3", "you 0, they 5", "you 5, they 0", "you 1, they 1"):
+        assert payoff in help_text
+    assert "**+1**" in help_text and "**-1**" in help_text and "**0**" in help_text
+    assert "void" in help_text and "## Example" in help_text
+    assert "[1 defect] [2 cooperate]" in help_text

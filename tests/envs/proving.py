@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.aggregate import Fold
-from engine.attribution import error_attribution
+from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import (
     NO_ACTION,
     Action,
@@ -217,6 +217,10 @@ class ProvingEnv(Env):
     rating = "trueskill"
     hidden_roles = True
     scripted_bots = "tests.envs.bots"
+    metric_labels: ClassVar[Mapping[str, str]] = {
+        "reward": "Reward", "win": "Won", "defaulted": "Moves made by default",
+        "eliminated": "Eliminated", **ATTRIBUTION_LABELS, "ticks_played": "Ticks played",
+        "void": "Void (aborted)"}
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
         """Seats shuffled into red (the first ceil(n/2)) and blue; one captain per team."""

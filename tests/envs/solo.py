@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.aggregate import Fold
-from engine.attribution import error_attribution
+from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import (
     NO_ACTION,
     Action,
@@ -145,6 +145,9 @@ class SoloQuizEnv(Env):
     seat_names = ("Solver",)
     rating = "none"
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
+    metric_labels: ClassVar[Mapping[str, str]] = {
+        "accuracy": "Right answers (share)", **ATTRIBUTION_LABELS, "questions": "Questions",
+        "right": "Right answers"}
 
     def render(self, view: Mapping[str, Any]) -> str:
         pub = view["public"]

@@ -31,8 +31,14 @@ async def test_a_claimed_name_needs_its_token_even_after_a_restart(tmp_path):
     second = Server(db)
     await second.start("127.0.0.1", 0)
     try:
-        back = await Client.connect(second.url, "whatever", token=token)
+        back = await Client.connect(second.url, "ada", token=token)
         assert back.welcome["player"] == {"id": "human:ada", "name": "ada", "token": token}
+        # A token vouches only for its own name: with another name it is a new person (two
+        # people on one machine may offer each other's token).
+        other = await Client.connect(second.url, "whatever", token=token)
+        assert other.welcome["player"]["name"] == "whatever"
+        assert other.welcome["player"]["token"] != token
+        await other.close()
         squatter = await Client.connect(second.url)
         assert (await squatter.request("hello", name="ada"))["code"] == "name_taken"
         wrong = await squatter.request("hello", name="ada", token="not-the-token")

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from bots.base import Bot, BotError
+from bots.base import Bot, BotError, Decision
 from bots.registry import SCRIPTED, register_scripted
 from server.cli import main
 from tests.server.conftest import Client
@@ -31,6 +31,35 @@ def test_sim_is_deterministic_given_the_seed(capsys):
     first = capsys.readouterr().out
     main(args)
     assert capsys.readouterr().out == first
+
+
+class Cooperator(Bot):
+    async def decide(self, view, legal, memory):
+        if legal["kind"] == "text":
+            return Decision(action={"text": ""})
+        return Decision(action={f["name"]: "cooperate" for f in legal["fields"]})
+
+
+@pytest.fixture
+def cooperator():
+    register_scripted("three-player-ipd", "cooperator", "always cooperates")(
+        lambda seed: Cooperator())
+    yield "scripted:cooperator"
+    SCRIPTED["three-player-ipd"].pop("cooperator")
+
+
+def test_sim_counts_the_ipd_middle_place_as_a_draw(cooperator, capsys):
+    """always-defect 34 points, tit-for-tat 19, the cooperator 15: rewards +1, 0, -1 under the
+    rank rule, so W/D/L rows 1/0/0, 0/1/0 and 0/0/1 (the middle place is no loss)."""
+    assert main(["sim", "three-player-ipd", "--seat", "scripted:always-defect", "--seat",
+                 "scripted:tit-for-tat", "--seat", cooperator, "--games", "2", "--seed", "1",
+                 "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[lines.index(next(x for x in lines if x.startswith("bot "))) + 1:][:3]
+    rows = {line.split()[0]: line.split()[1:6] for line in table}
+    assert rows["scripted:always-defect"] == ["2", "2", "0", "0", "1.000"]
+    assert rows["scripted:tit-for-tat"] == ["2", "0", "2", "0", "0.000"]
+    assert rows["scripted:cooperator"] == ["2", "0", "0", "2", "-1.000"]
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -121,6 +121,6 @@ async def test_full_blotto_game_against_a_bot_with_keys_only(embedded):
         mine = f"{rewards['0']:+g}"
         row = next(line for line in text.splitlines() if "(you)" in line)
         assert mine in row  # our reward, read off the result screen
-        assert over["result"]["reason"][:40] in text.replace("\n", " ")
+        assert app.session.in_our_names(over["result"]["reason"])[:40] in text.replace("\n", " ")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")

@@ -18,7 +18,8 @@ from tui.widgets.ipd import IpdGame
 
 TABLE = {"id": "t1", "env": "three-player-ipd", "title": "Three-player IPD", "status": "playing",
          "seats": [{"seat": i, "name": f"Player {i}", "kind": "human" if i == 0 else "bot",
-                    "identity": None if i == 0 else "scripted:x", "player": "me" if i == 0
+                    "identity": [None, "scripted:tft", "scripted:grim"][i],
+                    "player": "me" if i == 0
                     else None, "connected": True} for i in range(3)]}
 
 
@@ -72,7 +73,11 @@ async def test_ipd_widget_plays_a_whole_game_with_chat_and_decisions():
             await pilot.pause()
             text = screen_text(app)
             assert f"round {r} deal" in text and "hi from 2" in text  # the chat so far
-            assert "Against Player 1" in text and "Against Player 2" in text
+            assert "Toward scripted:tft" in text and "Toward scripted:grim" in text
+            # One name per player; the env's seat names appear once, as the key to bots' chat.
+            assert "In chat: me = Player 0 · scripted:tft = Player 1 · scripted:grim = Player 2" in text
+            rest = text.replace("me = Player 0 · scripted:tft = Player 1 · scripted:grim = Player 2", "")
+            assert "Player 1" not in rest and "P1" not in rest
             if r == 1:
                 await pilot.press("down", "d", "enter")  # cooperate with 1, defect on 2
                 assert app.sent[-1] == {"1": "cooperate", "2": "defect"}
@@ -86,5 +91,18 @@ async def test_ipd_widget_plays_a_whole_game_with_chat_and_decisions():
         assert history[1]["decisions"]["0"] == {"1": "defect", "2": "cooperate"}
         text = screen_text(app)
         scores = app.game.view(0)["public"]["scores"]
-        assert f"P0 (you) {scores[0]}" in text  # the running score in the widget
+        assert f"= {scores[0]}" in text  # the running score in the widget
         assert f"+{history[-1]['gains'][0]}" in text  # the round table shows gains
+
+
+async def test_up_on_the_first_opponent_stays_there_and_an_empty_line_passes():
+    """Finding 8: ↑ on the first toggle used to wrap to the last (a person defected on the wrong
+    opponent), and an empty chat turn could not be skipped."""
+    app = IpdHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # nothing typed: pass this chat turn
+        assert app.sent[-1] == {"text": ""}
+        await pilot.pause()
+        await pilot.press("up", "d", "enter")
+        assert app.sent[-1] == {"1": "defect", "2": "cooperate"}

@@ -64,7 +64,16 @@ async def test_leave_game_works_while_the_chat_line_has_focus(embedded):
         await pilot.press("ctrl+x")  # the chat line's own key (cut) stays the chat line's
         assert app.screen.KIND == "game" and app.focused.value == "half a thou"
         table_id = app.session.table["id"]
+        await pilot.press("ctrl+l")  # asks first: leaving a started game is resigning it
+        await wait_for(pilot, lambda: app.screen.KIND == "confirm", "the question")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen.KIND == "game", "back in the game")
+        assert app.focused.value == "half a thou"
         await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: app.screen.KIND == "confirm", "the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result after leaving")
+        await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby after leaving")
         assert app.session.table is None
         app.client.send("list_tables")

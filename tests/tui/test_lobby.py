@@ -25,3 +25,41 @@ async def test_lobby_lists_the_servers_envs(embedded):
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
         assert "New table" in screen_text(app)  # keys are listed in the footer
+
+
+async def test_tab_reaches_every_list_and_finished_tables_stay_apart(embedded):
+    """Finding 2: tab did nothing, and `j` on a finished table at the top of the list joined it,
+    pulling the player off the table where they were waiting."""
+    from tests.server.conftest import Client
+
+    app = ParlorApp(embedded.url, "dan")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await wait_for_text(pilot, "No tables yet")  # the empty lobby says what to do
+        erin = await Client.connect(embedded.url, "erin")
+        done = await erin.request("create_table", env="colonel-blotto",
+                                  seats=["human", "random"], join_seat=0)
+        await erin.request("leave", table_id=done["table"]["id"])  # void: nobody had moved
+        waiting = await erin.request("create_table", env="colonel-blotto",
+                                     seats=["human", "human"], join_seat=0)
+        live_id, over_id = waiting["table"]["id"], done["table"]["id"]
+        app.client.send("list_tables")
+        await wait_for(pilot, lambda: {t["id"] for t in app.session.tables} >= {live_id, over_id},
+                       "both tables")
+        await wait_for(pilot, lambda: "No tables yet" not in screen_text(app), "the hint gone")
+        live = app.screen.query_one("#table-list")
+        finished = app.screen.query_one("#finished-list")
+        assert [str(k.value) for k in live.rows] == [live_id]
+        assert [str(k.value) for k in finished.rows] == [over_id]
+        await pilot.press("tab")
+        assert app.focused is live
+        await pilot.press("tab")
+        assert app.focused is finished
+        await pilot.press("j")  # a finished game cannot be joined
+        await wait_for(pilot, lambda: any("has ended" in n.message for n in app._notifications),
+                       "the notice that the game has ended")
+        assert app.session.table is None and app.screen.KIND == "lobby"
+        await pilot.press("shift+tab", "j")
+        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game at the live table")
+        assert app.session.table["id"] == live_id and app.session.seat == 1
+        await erin.close()

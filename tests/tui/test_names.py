@@ -3,9 +3,11 @@ name that belongs to someone else is refused with a clear message."""
 
 from __future__ import annotations
 
+import json
+
 from tests.tui.helpers import wait_for, wait_for_text
 from tui.app import ParlorApp
-from tui.tokens import load_token
+from tui.tokens import load_token, token_file
 
 
 async def test_the_name_survives_a_restart_and_cannot_be_taken(embedded):
@@ -13,7 +15,7 @@ async def test_the_name_survives_a_restart_and_cannot_be_taken(embedded):
     async with first.run_test() as pilot:
         await wait_for(pilot, lambda: first.screen.KIND == "lobby", "the lobby")
         token = first.session.player["token"]
-    assert load_token("local:test") == token
+    assert load_token("local:test", "ada") == token
 
     again = ParlorApp(embedded.url, "ada", server_key="local:test")
     async with again.run_test() as pilot:
@@ -24,3 +26,36 @@ async def test_the_name_survives_a_restart_and_cannot_be_taken(embedded):
     async with stranger.run_test() as pilot:
         await wait_for_text(pilot, "belongs to another player")
         assert stranger.screen.KIND == "connect"
+
+
+async def test_two_people_on_one_machine_keep_a_name_each(embedded):
+    """`--name bob` after alice played on this machine is bob, not alice (finding 1)."""
+    tokens = {}
+    for name in ("alice", "bob", "alice", "bob"):
+        app = ParlorApp(embedded.url, name, server_key="local:shared")
+        async with app.run_test() as pilot:
+            await wait_for(pilot, lambda app=app: app.screen.KIND == "lobby", "the lobby")
+            await wait_for_text(pilot, f"you are {name}")
+            player = app.session.player
+            assert player["name"] == name
+            assert tokens.setdefault(name, player["token"]) == player["token"]
+    assert tokens["alice"] != tokens["bob"]
+    assert load_token("local:shared", "alice") == tokens["alice"]
+    assert load_token("local:shared", "bob") == tokens["bob"]
+
+
+async def test_a_token_file_from_before_names_were_kept_apart_still_works(embedded):
+    """An old file maps the server to one token: its owner keeps the name, another name is
+    not taken over by it."""
+    first = ParlorApp(embedded.url, "carol", server_key="local:old")
+    async with first.run_test() as pilot:
+        await wait_for(pilot, lambda: first.screen.KIND == "lobby", "the lobby")
+        token = first.session.player["token"]
+    token_file().write_text(json.dumps({"local:old": token}))  # the old shape
+    dave = ParlorApp(embedded.url, "dave", server_key="local:old")
+    async with dave.run_test() as pilot:
+        await wait_for_text(pilot, "you are dave")
+    carol = ParlorApp(embedded.url, "carol", server_key="local:old")
+    async with carol.run_test() as pilot:
+        await wait_for_text(pilot, "you are carol")
+        assert carol.session.player["token"] == token

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
 
@@ -14,7 +15,12 @@ if TYPE_CHECKING:
     from tui.app import ParlorApp
 
 
+NARROW_WIDTH = 110  # below this many columns screens lay out for a small terminal (80x24)
+
+
 class ParlorScreen(Screen):
+    """Marked `-narrow` (for the .tcss) while the terminal is under NARROW_WIDTH columns."""
+
     KIND: ClassVar[str] = ""
 
     class Update(Message, bubble=False):
@@ -35,6 +41,16 @@ class ParlorScreen(Screen):
     @property
     def client(self) -> ParlorClient:
         return self.parlor.client
+
+    def on_resize(self, event: Resize) -> None:
+        narrow = event.size.width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self.refresh_bindings()  # some keys exist only in one layout
+
+    @property
+    def narrow(self) -> bool:
+        return self.has_class("-narrow")
 
     def on_parlor_screen_update(self, event: Update) -> None:
         self.server_update(event.msg)

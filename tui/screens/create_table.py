@@ -1,4 +1,6 @@
-"""New table: pick a preset, the player count and who sits in each seat (you, others or a bot)."""
+"""New table: pick a preset (described in words), the player count and who sits in each seat:
+you, another person, a server bot or an LLM bot with its own spec. Shift+↑/↓ move a seat's
+choice up or down, so you pick the seat you sit in."""
 
 from __future__ import annotations
 
@@ -8,15 +10,18 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from tui.screens.base import ParlorScreen
+from tui.screens.help import open_help
 from tui.widgets.cycler import Cycler
+from tui.widgets.metrics_view import plain_label
+from tui.widgets.seat_row import LLM, SeatRow
+from tui.widgets.spec_input import EXAMPLE
 
 HUMAN = "human"
-TYPED = "typed"  # seat option: the bot spec typed in the input below the seats
-SPEC_HINT = "openai:gpt-4o-mini, anthropic:claude-haiku-4-5, openai-compatible:MODEL@URL"
+TYPED = LLM  # the seat option whose LLM spec is typed in the seat's own input
 
 
 def default_bot(bots: dict[str, str]) -> str:
@@ -27,13 +32,36 @@ def default_bot(bots: dict[str, str]) -> str:
     return scripted[0] if scripted else ("random" if "random" in bots else next(iter(bots), HUMAN))
 
 
+def describe_config(config: dict[str, Any]) -> str:
+    """A preset's config in words: "9 rounds, 3 fields, 20 units, exact units: no"."""
+    parts = []
+    for key, value in config.items():
+        label = plain_label(key).lower() if len(key) > 1 else key
+        if isinstance(value, bool):
+            parts.append(f"{label}: {'yes' if value else 'no'}")
+        elif isinstance(value, int | float) and key.endswith("s") and not key.startswith(
+                ("max_", "min_")):
+            if value == 1:
+                label = label.removesuffix("s")
+            parts.append(f"{value:g} {label}")  # a count: "9 rounds", "1 communication turn"
+        elif isinstance(value, int | float):
+            parts.append(f"{label} {value:g}")
+        else:
+            parts.append(f"{label}: {value}")
+    return ", ".join(parts)
+
+
 class CreateTableScreen(ParlorScreen):
     KIND = "create"
+    TITLE_FOR_HELP = "New table"
     BINDINGS = [
-        Binding("ctrl+s", "create", "Create table"),
+        Binding("ctrl+s", "create", "Create", key_display="^s/⏎"),
+        Binding("enter", "create", "Create", show=False),
         Binding("escape", "cancel", "Cancel"),
-        Binding("down", "app.focus_next", "Next row", show=False),
-        Binding("up", "app.focus_previous", "Prev row", show=False),
+        # Priority: the scrolling form would otherwise take ↑/↓ to scroll, not to move rows.
+        Binding("down", "app.focus_next", "Move between rows", show=False, priority=True),
+        Binding("up", "app.focus_previous", "Move between rows", show=False, priority=True),
+        Binding("f1,question_mark", "help", "Help"),  # ? types into a spec, F1 works anywhere
     ]
 
     def __init__(self, env_id: str) -> None:
@@ -47,11 +75,11 @@ class CreateTableScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         env = self.env
-        with Vertical(id="create-box"):
+        with VerticalScroll(id="create-box"):
             yield Static(Text(f"New table: {env.get('title') or env['id']}", style="bold"),
                          id="create-title")
-            yield Static(Text("↑/↓ move between rows, ←/→ change a value, Enter or Ctrl+S "
-                              "creates the table, Esc cancels.", style="dim"))
+            yield Static(Text("↑/↓ rows · ←/→ change · shift+↑/↓ move a seat · Enter or "
+                              "Ctrl+S creates · Esc cancels", style="dim"))
             presets = list((env.get("presets") or {}).keys()) or ["default"]
             yield Cycler("Preset", [(p, p) for p in presets], env.get("default_preset"),
                          id="preset")
@@ -59,13 +87,11 @@ class CreateTableScreen(ParlorScreen):
             counts = [str(n) for n in env.get("players", [2])]
             yield Cycler("Players", [(c, c) for c in counts], id="players")
             yield Vertical(id="seat-rows")
-            yield Static(Text("Bot spec for seats set to “typed spec” (LLM bots; keys come from "
-                              "the server's environment):", style="dim"))
-            yield Input(placeholder=SPEC_HINT, id="typed-spec")
             yield Static(id="create-error", classes="form-error")
         yield Footer()
 
     async def on_mount(self) -> None:
+        self.query_one("#create-box").can_focus = False  # focus goes to the rows, not the box
         self.show_preset()
         await self.build_seats()
         self.query_one("#preset").focus()
@@ -73,8 +99,11 @@ class CreateTableScreen(ParlorScreen):
     def show_preset(self) -> None:
         presets = self.env.get("presets") or {}
         config = presets.get(self.query_one("#preset", Cycler).value) or {}
-        self.query_one("#preset-config", Static).update(
-            Text(", ".join(f"{k}={v}" for k, v in config.items()), style="dim"))
+        self.query_one("#preset-config", Static).update(describe_config(config))
+
+    @property
+    def rows(self) -> list[SeatRow]:
+        return list(self.query(SeatRow).results(SeatRow))
 
     async def build_seats(self) -> None:
         rows = self.query_one("#seat-rows", Vertical)
@@ -83,14 +112,28 @@ class CreateTableScreen(ParlorScreen):
         bots = self.session.bots_for(self.env_id)
         options = [(HUMAN, "human (a person)")] + [
             (ident, f"{ident} — {desc}" if desc else ident) for ident, desc in bots.items()] + [
-            (TYPED, "typed spec (an LLM bot: type its spec below)")]
+            (TYPED, "typed spec: an LLM bot (its spec below)")]
+        await rows.mount(*[SeatRow(seat, self.seat_label(seat), options,
+                                   HUMAN if seat == 0 else default_bot(bots), id=f"seat-{seat}")
+                           for seat in range(count)])
+        self.show_seats()
+
+    def seat_label(self, seat: int, you: bool = False) -> str:
         names = self.env.get("seat_names") or []
-        cyclers = []
-        for seat in range(count):
-            label = f"Seat {seat}" + (f" {names[seat]}" if seat < len(names) else "")
-            value = HUMAN if seat == 0 else default_bot(bots)
-            cyclers.append(Cycler(label, options, value, id=f"seat-{seat}", classes="seat-row"))
-        await rows.mount(*cyclers)
+        name = f" {names[seat]}" if seat < len(names) else ""
+        return f"Seat {seat}{name}" + (" (you)" if you else "")
+
+    def show_seats(self) -> None:
+        """Mark the seat you will sit in (the first one set to a person); values line up."""
+        specs = self.seats()
+        you = specs.index(HUMAN) if HUMAN in specs else None
+        labels = [self.seat_label(row.seat, row.seat == you) for row in self.rows]
+        width = max(map(len, labels), default=0)
+        for row, label in zip(self.rows, labels, strict=True):
+            row.set_label(label.ljust(width))
+
+    def seats(self) -> list[str]:
+        return [row.spec for row in self.rows]
 
     @on(Cycler.Changed, "#preset")
     def _preset_changed(self) -> None:
@@ -100,27 +143,45 @@ class CreateTableScreen(ParlorScreen):
     async def _players_changed(self) -> None:
         await self.build_seats()
 
-    def key_enter(self) -> None:
-        self.action_create()
+    @on(SeatRow.Changed)
+    def _seat_changed(self) -> None:
+        self.show_seats()
+        if not self.creating:
+            self.query_one("#create-error", Static).update("")
 
-    def seats(self) -> list[str]:
-        typed = self.query_one("#typed-spec", Input).value.strip()
-        return [typed if c.value == TYPED else c.value
-                for c in self.query(".seat-row").results(Cycler)]
+    @on(SeatRow.Move)
+    def _move_seat(self, event: SeatRow.Move) -> None:
+        rows = self.rows
+        here = rows.index(event.row)
+        there = here + event.delta
+        if not 0 <= there < len(rows):
+            self.app.bell()
+            return
+        a, b = rows[here], rows[there]
+        mine, theirs = (a.kind, a.typed), (b.kind, b.typed)
+        a.assign(*theirs)
+        b.assign(*mine)
+        b.focus_kind()
+        self.show_seats()
 
-    @on(Input.Submitted, "#typed-spec")
+    @on(Input.Submitted)
     def _spec_submitted(self) -> None:
         self.action_create()
 
     def action_create(self) -> None:
         if self.creating:  # one table per request: keys pressed while it is made do nothing
             return
+        error = self.query_one("#create-error", Static)
+        for row in self.rows:
+            problem = row.problem
+            if problem is not None:
+                row.show_spec(shout=True)
+                row.scroll_visible(animate=False)  # its own note says what is wrong
+                error.update(Text(f"Fix the bot spec for seat {row.seat}: {problem}"
+                                  if row.typed else f"Type the bot spec for seat {row.seat}, "
+                                  f"e.g. {EXAMPLE}", style="bold red"))
+                return
         seats = self.seats()
-        if "" in seats:
-            self.query_one("#create-error", Static).update(
-                Text(f"Type the bot spec for the “typed spec” seats, e.g. {SPEC_HINT}",
-                     style="bold red"))
-            return
         body: dict[str, Any] = {"env": self.env_id, "seats": seats}
         if self.env.get("presets"):
             body["preset"] = self.query_one("#preset", Cycler).value
@@ -128,10 +189,13 @@ class CreateTableScreen(ParlorScreen):
             body["join_seat"] = seats.index(HUMAN)
         self.creating = True
         self.client.send("create_table", **body)
-        self.query_one("#create-error", Static).update(Text("Creating…", style="dim"))
+        error.update(Text("Creating…", style="dim"))
 
     def action_cancel(self) -> None:
         self.app.pop_screen()
+
+    def action_help(self) -> None:
+        open_help(self, self.env_id)
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "error":

@@ -10,7 +10,10 @@ server sends (its latest 100) are fetched with `history`, page by page, and show
 (the transcript holds the newer lines back until then); of a huge gap, only the latest
 session.MAX_GAP seqs are fetched, and a note says ctrl+o pages back to the rest.
 
-ctrl+l leaves the game from anywhere on the screen, the chat line included.
+ctrl+l leaves from anywhere on the screen, the chat line included. A player is asked first:
+leaving a running game is resigning it (the server rates it as a loss), and the result screen
+follows. A spectator just stops watching. On a narrow terminal the transcript and private panel
+hide behind ctrl+t, so the game itself keeps the whole width.
 """
 
 from __future__ import annotations
@@ -24,11 +27,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from tui.screens.base import ParlorScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.game_header import GameHeader
 from tui.widgets.private_panel import PrivatePanel
 from tui.widgets.registry import widget_for
+from tui.widgets.seat_notice import SeatNotice
 from tui.widgets.transcript import Transcript
+
+LEAVE_WAIT = 5.0  # seconds to wait for the server's game_over after leaving, then the lobby
 
 
 class GameScreen(ParlorScreen):
@@ -37,14 +45,20 @@ class GameScreen(ParlorScreen):
     # (ctrl+x is its "cut"). Leave is a priority binding: it works whatever has focus.
     BINDINGS = [
         Binding("ctrl+l", "leave", "Leave game", priority=True),
+        Binding("ctrl+l,escape", "stop_watching", "Stop watching", priority=True),
+        Binding("ctrl+t", "toggle_side", "Transcript", priority=True),
         Binding("ctrl+o", "earlier", "Earlier events"),
-        Binding("ctrl+b", "scroll_transcript(-1)", "Scroll transcript", key_display="^b/^f"),
+        Binding("ctrl+b", "scroll_transcript(-1)", "Scroll transcript", key_display="^b/^f",
+                show=False),
         Binding("ctrl+f", "scroll_transcript(1)", "Scroll transcript", show=False),
+        HELP_BINDING,
+        Binding("f1", "help", "Help", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
         env_id = (self.session.table or {}).get("env", "")
         yield GameHeader(id="game-header")
+        yield SeatNotice(id="seat-notice")
         with Horizontal(id="game-body"):
             yield widget_for(self.session.env_info(env_id))(id="env-widget")
             with Vertical(id="game-side"):
@@ -53,7 +67,18 @@ class GameScreen(ParlorScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.leaving = False
         self.render_session()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        watching = self.session.seat is None
+        if action == "leave":
+            return not watching
+        if action == "stop_watching":
+            return watching
+        if action == "toggle_side":
+            return self.narrow
+        return True
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "error":
@@ -64,11 +89,16 @@ class GameScreen(ParlorScreen):
 
     def render_session(self) -> None:
         s = self.session
+        if (s.seat is None) != self.has_class("-spectator"):
+            self.set_class(s.seat is None, "-spectator")
+            self.refresh_bindings()
         self.query_one(GameHeader).show(s)
+        self.query_one(SeatNotice).show(s)
         transcript = self.query_one(Transcript)
         transcript.show(s.events, s.seat_name, below=s.complete_below)
         self._fill_gap(transcript)
-        self.query_one(PrivatePanel).show((s.view or {}).get("private"))
+        private = (s.view or {}).get("private") if s.seat is not None else None
+        self.query_one(PrivatePanel).show(private)
         self.query_one(EnvWidget).show(s)
 
     def _fill_gap(self, transcript: Transcript) -> None:
@@ -90,11 +120,42 @@ class GameScreen(ParlorScreen):
         s.answered()
         self.render_session()
 
+    # -- leaving --------------------------------------------------------------------------------
     def action_leave(self) -> None:
+        if self.session.game_over is not None:
+            self.parlor.to_lobby()
+            return
+        self.app.push_screen(ConfirmScreen(
+            "Leave this game?",
+            "Leaving a game that has started counts as resigning: you lose, and a rated game is "
+            "rated as your loss. (A game nobody has moved in yet is void instead.)",
+            yes="Leave and resign", no="Keep playing"), self._leave_answered)
+
+    def _leave_answered(self, yes: bool | None) -> None:
+        table = self.session.table
+        if not yes or table is None or self.leaving:
+            return
+        self.leaving = True
+        self.client.send("leave", table_id=table["id"])
+        self.query_one(Transcript).note("you left the game; waiting for the result…")
+        self.set_timer(LEAVE_WAIT, self._left_without_result)
+
+    def _left_without_result(self) -> None:
+        if self.is_current and self.session.game_over is None:
+            self.parlor.to_lobby()
+
+    def action_stop_watching(self) -> None:
         table = self.session.table
         if table is not None:
             self.client.send("leave", table_id=table["id"])
         self.parlor.to_lobby()
+
+    # -- panes and history ------------------------------------------------------------------------
+    def action_toggle_side(self) -> None:
+        self.toggle_class("-side")
+
+    def action_help(self) -> None:
+        open_help(self, (self.session.table or {}).get("env"))
 
     def action_earlier(self) -> None:
         s = self.session

@@ -1,22 +1,54 @@
-"""Ratings per env, best conservative skill (μ − 3σ) first."""
+"""Ratings per env, best conservative skill (μ − 3σ) first, with each player's record."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual import on
+from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, Static
 
 from tui.screens.base import ParlorScreen
+from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.cycler import Cycler
+
+COLUMNS = ("#", "Player or bot", "Rating", "μ", "σ", "Games", "Wins", "Draws", "Losses")
+OTHER_COLUMNS_WIDTH = 62  # every column but the name, with cell padding, border and margins
+
+EXPLAIN = {
+    "trueskill": "Rank is by rating = μ − 3σ. μ is the skill we estimate and σ how unsure we "
+                 "still are, so μ − 3σ is a skill the player has at least, with about 99% "
+                 "confidence. It rises as more games make σ small.",
+    "elo": "Elo ratings: μ is the rating itself and σ is 0, so the rank is by rating.",
+    "none": "This game is scored by accuracy, not rated: it has no leaderboard.",
+}
+
+
+def who(identity: str, me: str | None) -> str:
+    """How a rated identity reads: a person's name, or the bot's identity."""
+    if identity.startswith("human:"):
+        name = identity.removeprefix("human:")
+        return f"{name} (you)" if name == me else name
+    return identity
+
+
+def clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(1, width - 1)] + "…"
 
 
 class LeaderboardScreen(ParlorScreen):
     KIND = "leaderboard"
-    BINDINGS = [Binding("escape", "back", "Back")]
+    TITLE_FOR_HELP = "Leaderboard"
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("up", "move(-1)", "Pick row", show=False),
+        Binding("down", "move(1)", "Pick row", key_display="↑↓"),
+        Binding("r", "refresh", "Refresh"),
+        HELP_BINDING,
+    ]
 
     def __init__(self, env_id: str | None = None) -> None:
         super().__init__()
@@ -28,11 +60,14 @@ class LeaderboardScreen(ParlorScreen):
             yield Static("Leaderboard — ←/→ change game", classes="section-title")
             yield Cycler("Game", envs, self.env_id, id="lb-env")
             yield DataTable(id="lb-rows", cursor_type="row", zebra_stripes=True)
+            yield Static(id="lb-detail")
+            yield Static(id="lb-explain")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#lb-rows", DataTable).add_columns("#", "Player or bot", "μ − 3σ", "μ",
-                                                          "σ", "Games")
+        grid = self.query_one("#lb-rows", DataTable)
+        grid.can_focus = False  # the game cycler keeps focus; ↑/↓ move the rows from anywhere
+        grid.add_columns(*COLUMNS)
         self.query_one("#lb-env").focus()
         self.ask()
 
@@ -53,13 +88,66 @@ class LeaderboardScreen(ParlorScreen):
         if msg["type"] == "leaderboard":
             self.show_rows()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.show_rows()
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return self.session.leaderboards.get(self.env, [])
+
     def show_rows(self) -> None:
         grid = self.query_one("#lb-rows", DataTable)
+        keep = grid.cursor_row
         grid.clear()
-        for i, row in enumerate(self.session.leaderboards.get(self.env, []), 1):
+        me = (self.session.player or {}).get("name")
+        width = max(12, self.size.width - OTHER_COLUMNS_WIDTH)
+        for rank, row in enumerate(self.rows, 1):
             mu, sigma = float(row.get("mu", 0)), float(row.get("sigma", 0))
-            grid.add_row(str(i), row.get("identity", "?"), f"{mu - 3 * sigma:.1f}", f"{mu:.1f}",
-                         f"{sigma:.2f}", str(row.get("games", "")))
+            rating = float(row.get("conservative", mu - 3 * sigma))
+            grid.add_row(str(rank), clip(who(str(row.get("identity", "?")), me), width),
+                         f"{rating:.1f}", f"{mu:.1f}", f"{sigma:.2f}", _count(row, "games"),
+                         _count(row, "wins"), _count(row, "draws"), _count(row, "losses"))
+        if grid.row_count:
+            grid.move_cursor(row=min(keep, grid.row_count - 1))
+        env = self.session.env_info(self.env) or {}
+        scheme = env.get("rating") or "trueskill"
+        self.query_one("#lb-explain", Static).update(EXPLAIN.get(scheme, EXPLAIN["trueskill"]))
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        """The highlighted row in full (a long bot identity is clipped in the table)."""
+        grid = self.query_one("#lb-rows", DataTable)
+        detail = self.query_one("#lb-detail", Static)
+        if not grid.row_count:
+            title = (self.session.env_info(self.env) or {}).get("title") or self.env
+            detail.update(Text(f"No rated games of {title} yet.", style="italic"))
+            return
+        row = self.rows[min(grid.cursor_row, len(self.rows) - 1)]
+        me = (self.session.player or {}).get("name")
+        detail.update(Text(f"▸ {who(str(row.get('identity', '?')), me)}: "
+                           f"{_plural(row.get('games'), 'rated game')} — {_count(row, 'wins')} won, "
+                           f"{_count(row, 'draws')} drawn, {_count(row, 'losses')} lost"))
+
+    def action_move(self, delta: int) -> None:
+        grid = self.query_one("#lb-rows", DataTable)
+        if grid.row_count:
+            grid.move_cursor(row=max(0, min(grid.row_count - 1, grid.cursor_row + delta)))
+            self.show_detail()
+
+    def action_refresh(self) -> None:
+        self.ask()
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_help(self) -> None:
+        open_help(self, self.env or None)
+
+
+def _plural(n: Any, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}" if isinstance(n, int) else f"— {noun}s"
+
+
+def _count(row: dict[str, Any], key: str) -> str:
+    value = row.get(key)
+    return "—" if value is None else str(value)

@@ -1,4 +1,5 @@
-"""The lobby: games this server hosts, open tables, and the way to a new table or a leaderboard."""
+"""The lobby: games this server hosts, live tables (yours first), finished ones apart, and the way
+to a new table or a leaderboard."""
 
 from __future__ import annotations
 
@@ -14,40 +15,50 @@ from textual.widgets.option_list import Option
 
 from tui.screens.base import ParlorScreen
 from tui.screens.create_table import CreateTableScreen
+from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
+from tui.session import seat_display
 
 REFRESH_SECONDS = 5.0
+EMPTY_HINT = "No tables yet. Pick a game on the left and press n to open one."
 
 
 class LobbyScreen(ParlorScreen):
     KIND = "lobby"
     BINDINGS = [
         Binding("n", "new_table", "New table"),
-        Binding("j", "join", "Join table"),
-        Binding("w", "spectate", "Watch table"),
+        Binding("j", "join", "Join"),
+        Binding("w", "spectate", "Watch"),
         Binding("l", "leaderboard", "Leaderboard"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("tab", "focus_next", "Games/tables"),
+        Binding("r", "refresh", "Refresh", show=False),
+        Binding("tab", "focus_next", "Next list", show=False),
+        Binding("shift+tab", "focus_previous", "Previous list", show=False),
+        HELP_BINDING,
     ]
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
         with Horizontal(id="lobby-body"):
             with Vertical(id="lobby-envs"):
-                yield Static("Games  (Enter or n: new table)", classes="section-title")
+                yield Static("Games  (n: new table)", classes="section-title")
                 yield OptionList(id="env-list")
             with Vertical(id="lobby-tables"):
-                yield Static("Open tables  (Enter or j: join, w: watch)", classes="section-title")
+                yield Static("Live tables  (j: join or return, w: watch)",
+                             classes="section-title")
                 yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
+                yield Static(EMPTY_HINT, id="lobby-empty", classes="form-hint")
+                yield Static("Finished  (Enter or w: result)", classes="section-title")
+                yield DataTable(id="finished-list", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         player = self.session.player or {}
-        self.query_one("#lobby-title", Static).update(
-            Text(f" Parlor — {self.session.url} — you are {player.get('name', self.session.name)}",
-                 style="bold"))
-        self.query_one("#table-list", DataTable).add_columns("Table", "Game", "Status", "Seats",
-                                                             "Players")
+        title = Text(" Parlor ", style="bold reverse")
+        title.append(f"  you are {player.get('name', self.session.name)}", style="bold")
+        title.append("  (to play as someone else: parlor --name NAME)", style="dim")
+        self.query_one("#lobby-title", Static).update(title)
+        for grid in self.query(DataTable):
+            grid.add_columns("Table", "Game", "Status", "Players")
         self.show_envs()
         self.show_tables()
         self.action_refresh()
@@ -76,17 +87,14 @@ class LobbyScreen(ParlorScreen):
             options.highlighted = min(keep or 0, len(self.session.envs) - 1)
 
     def show_tables(self) -> None:
-        grid = self.query_one("#table-list", DataTable)
-        keep = grid.cursor_row
-        grid.clear()
-        for t in self.session.tables:
-            seats = t.get("seats", [])
-            taken = sum(1 for s in seats if s.get("kind") == "bot" or s.get("player"))
-            players = ", ".join(s.get("player") or s.get("identity") or "open" for s in seats)
-            grid.add_row(t["id"], t.get("title") or t.get("env"), t.get("status", ""),
-                         f"{taken}/{len(seats)}", players, key=t["id"])
-        if grid.row_count:
-            grid.move_cursor(row=min(keep, grid.row_count - 1))
+        me = (self.session.player or {}).get("name")
+        live = [t for t in self.session.tables if t.get("status") != "over"]
+        live.sort(key=lambda t: (not _seated(t, me), t.get("status") != "waiting"))
+        finished = [t for t in self.session.tables if t.get("status") == "over"][::-1]
+        _fill(self.query_one("#table-list", DataTable), live, me)
+        _fill(self.query_one("#finished-list", DataTable), finished, me)
+        self.query_one("#lobby-empty").display = not live
+        self.query_one("#table-list").display = bool(live)
 
     # -- actions -------------------------------------------------------------------------------
     def selected_env(self) -> str | None:
@@ -96,10 +104,15 @@ class LobbyScreen(ParlorScreen):
         return options.get_option_at_index(options.highlighted).id
 
     def selected_table(self) -> str | None:
-        grid = self.query_one("#table-list", DataTable)
+        """The highlighted row of the table list that has (or last had) the focus."""
+        grid = self.query_one("#finished-list" if self._in_finished() else "#table-list",
+                              DataTable)
         if not grid.row_count:
             return None
         return str(grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value)
+
+    def _in_finished(self) -> bool:
+        return self.focused is self.query_one("#finished-list")
 
     def action_new_table(self) -> None:
         env = self.selected_env()
@@ -107,9 +120,14 @@ class LobbyScreen(ParlorScreen):
             self.app.push_screen(CreateTableScreen(env))
 
     def action_join(self) -> None:
+        if self._in_finished():
+            self.notify("That game has ended: press w to see its result.", severity="warning")
+            return
         table = self.selected_table()
-        if table is not None:
-            self.client.send("join", table_id=table)
+        if table is None:
+            self.notify(EMPTY_HINT, severity="warning")
+            return
+        self.client.send("join", table_id=table)
 
     def action_spectate(self) -> None:
         table = self.selected_table()
@@ -123,6 +141,15 @@ class LobbyScreen(ParlorScreen):
     def action_refresh(self) -> None:
         self.client.send("list_tables")
 
+    def action_focus_next(self) -> None:
+        self.focus_next()
+
+    def action_focus_previous(self) -> None:
+        self.focus_previous()
+
+    def action_help(self) -> None:
+        open_help(self, self.selected_env())
+
     @on(OptionList.OptionSelected, "#env-list")
     def _env_chosen(self) -> None:
         self.action_new_table()
@@ -130,3 +157,37 @@ class LobbyScreen(ParlorScreen):
     @on(DataTable.RowSelected, "#table-list")
     def _table_chosen(self) -> None:
         self.action_join()
+
+    @on(DataTable.RowSelected, "#finished-list")
+    def _finished_chosen(self) -> None:
+        self.action_spectate()
+
+
+def _seated(table: dict[str, Any], me: str | None) -> bool:
+    return me is not None and any(s.get("player") == me for s in table.get("seats", []))
+
+
+def _status(table: dict[str, Any], me: str | None) -> Text:
+    seats = table.get("seats", [])
+    status = table.get("status", "")
+    if status == "waiting":
+        taken = sum(1 for s in seats if s.get("kind") == "bot" or s.get("player"))
+        text = Text(f"waiting {taken}/{len(seats)}", style="green")
+    elif status == "over":
+        text = Text("finished", style="dim")
+    else:
+        text = Text(status)
+    if status != "over" and _seated(table, me):
+        text.append("  your seat", style="bold")
+    return text
+
+
+def _fill(grid: DataTable, tables: list[dict[str, Any]], me: str | None) -> None:
+    keep = grid.cursor_row
+    grid.clear()
+    for t in tables:
+        players = ", ".join(seat_display(s) for s in t.get("seats", []))
+        grid.add_row(t["id"], t.get("title") or t.get("env"), _status(t, me), players,
+                     key=t["id"])
+    if grid.row_count:
+        grid.move_cursor(row=min(keep, grid.row_count - 1))

@@ -1,10 +1,11 @@
-"""After the game: rewards per seat, each seat's status, rating changes and the paper's metrics."""
+"""After the game: who won, each seat's reward, how it ended and its rating change; then the
+paper's metrics in plain words, the final position drawn by the env's own widget, and whatever
+was hidden during the game."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,87 +13,97 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from tui.screens.base import ParlorScreen
+from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
-from tui.widgets.private_panel import format_value
+from tui.session import Session
+from tui.widgets.env_widget import EnvWidget
+from tui.widgets.metrics_view import MetricsView
+from tui.widgets.outcome_table import OutcomeTable
+from tui.widgets.registry import widget_for
+from tui.widgets.setup_reveal import SetupReveal
+
+
+def revealed_setup(session: Session) -> dict[str, Any] | None:
+    """The hidden setup: from game_over, else the final view, else the `setup_revealed` event."""
+    over = session.game_over or {}
+    if isinstance(over.get("setup"), dict):
+        return over["setup"]
+    public = (session.view or {}).get("public") or {}
+    if isinstance(public.get("setup"), dict):
+        return public["setup"]
+    event = next((e for e in reversed(session.events) if e.get("type") == "setup_revealed"), None)
+    return (event or {}).get("data") or None
 
 
 class ResultScreen(ParlorScreen):
     KIND = "result"
+    TITLE_FOR_HELP = "Game over"
     BINDINGS = [
         Binding("enter,escape", "lobby", "Back to lobby"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        HELP_BINDING,
     ]
 
     def compose(self) -> ComposeResult:
+        env = self.env_info
         with VerticalScroll(id="result-box"):
             yield Static(id="result-title")
-            yield Static(id="result-table")
-            yield Static(id="result-final", markup=False)
-            yield Static(id="result-metrics")
+            yield OutcomeTable(id="result-outcome")
+            yield Static("Metrics", classes="result-heading")
+            yield MetricsView(id="result-metrics")
+            yield Static("Final position", classes="result-heading")
+            position = widget_for(env)(id="result-position")
+            position.can_focus_children = False  # a picture of the end, not a form to fill
+            yield position
+            yield Static("What was hidden", classes="result-heading")
+            yield SetupReveal(id="result-setup")
         yield Footer()
 
-    def on_mount(self) -> None:
-        over = self.session.game_over or {}
-        result = over.get("result") or {}
-        table = self.session.table or {}
-        title = Text(f"Game over — {table.get('title') or table.get('env', '')}\n", style="bold")
-        if result.get("void"):
-            title.append("The game is void (not rated). ", style="yellow")
-        title.append(str(result.get("reason", "")))
-        self.query_one("#result-title", Static).update(title)
-        self.query_one("#result-table", Static).update(self.outcome_table(over))
-        self.query_one("#result-metrics", Static).update(metrics_text(over.get("metrics")))
-        if self.session.text:
-            final = Text("\nFinal position\n", style="bold")
-            final.append(self.session.text)
-            self.query_one("#result-final", Static).update(final)
+    @property
+    def env_id(self) -> str:
+        return (self.session.table or {}).get("env", "")
 
-    def outcome_table(self, over: dict[str, Any]) -> Table:
+    @property
+    def env_info(self) -> dict[str, Any] | None:
+        return self.session.env_info(self.env_id)
+
+    def on_mount(self) -> None:
+        self.render_result()
+        self.query_one("#result-box").focus()
+
+    def server_update(self, msg: dict[str, Any]) -> None:
+        if msg["type"] in ("game_over", "table", "event"):
+            self.render_result()
+
+    def render_result(self) -> None:
+        s = self.session
+        over = s.game_over or {}
+        table = s.table or {}
+        env = self.env_info or {}
+        names = s.seat_names()
+        self.query_one("#result-title", Static).update(
+            Text(f"Game over — {table.get('title') or env.get('title') or self.env_id}",
+                 style="bold"))
         result = over.get("result") or {}
-        rewards = result.get("rewards") or {}
-        statuses = over.get("statuses") or {}
-        changes = over.get("rating_changes") or {}
-        winners = set(result.get("winners") or [])
-        t = Table(title="Rewards", title_justify="left", expand=False)
-        for col in ("Seat", "Player", "Reward", "Status", "Rating μ (before → after)"):
-            t.add_column(col)
-        for key in sorted(rewards, key=lambda k: int(k)):
-            seat = int(key)
-            who = self.session.seat_name(seat) + (" (you)" if seat == self.session.seat else "")
-            style = "bold green" if seat in winners else ""
-            change = changes.get(key) or changes.get(seat)
-            rating = "—"
-            if change and change.get("after"):
-                before, after = change.get("before"), change["after"]
-                start = f"{before['mu']:.1f}" if before else "new"  # first rated game
-                rating = f"{start} → {after.get('mu', 0):.1f}"
-            t.add_row(Text(key, style=style), Text(who, style=style),
-                      Text(f"{rewards[key]:+g}", style=style),
-                      str(statuses.get(key, statuses.get(seat, ""))), rating)
-        return t
+        reason = s.in_our_names(str(result.get("reason") or ""))
+        self.query_one(OutcomeTable).show({**over, "result": {**result, "reason": reason}},
+                                          names, s.seat, env.get("rating"))
+        self.query_one(MetricsView).show(over.get("metrics"), env.get("metric_labels"), names)
+        self.query_one(EnvWidget).show(s)
+        self.query_one(SetupReveal).show(revealed_setup(s), names)
 
     def action_lobby(self) -> None:
         self.parlor.to_lobby()
 
     def action_leaderboard(self) -> None:
-        self.app.push_screen(LeaderboardScreen((self.session.table or {}).get("env")))
+        self.app.push_screen(LeaderboardScreen(self.env_id or None))
 
+    def action_help(self) -> None:
+        open_help(self, self.env_id or None)
 
-def metrics_text(metrics: Any) -> Text:
-    """Nested metrics as indented `name  value` lines."""
-    text = Text("\nMetrics\n", style="bold")
-    if not metrics:
-        text.append("(none)\n", style="dim")
-        return text
-
-    def walk(node: Any, depth: int) -> None:
-        for key, value in node.items():
-            if isinstance(value, dict):
-                text.append(f"{'  ' * depth}{key}\n", style="bold")
-                walk(value, depth + 1)
-            else:
-                shown = f"{value:.3g}" if isinstance(value, float) else format_value(value)
-                text.append(f"{'  ' * depth}{key:<28} {shown}\n")
-
-    walk(metrics if isinstance(metrics, dict) else {"metrics": metrics}, 0)
-    return text
+    def action_page(self, pages: int) -> None:
+        box = self.query_one("#result-box", VerticalScroll)
+        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
+                            animate=False)

@@ -19,12 +19,13 @@ from textual.widget import Widget
 class AllocationForm(Widget, can_focus=True):
     DEFAULT_CSS = "AllocationForm { height: auto; }"
     BINDINGS = [
-        Binding("left", "select(-1)", "Field"),
-        Binding("right", "select(1)", "Field"),
-        Binding("up,plus,equals_sign", "change(1)", "+1"),
-        Binding("down,minus", "change(-1)", "-1"),
-        Binding("f", "fill", "Fill"),
-        Binding("0", "clear", "Empty"),
+        # The form prints these keys itself; the footer keeps its room for Submit.
+        Binding("left", "select(-1)", "Previous field", show=False),
+        Binding("right", "select(1)", "Next field", show=False),
+        Binding("up,plus,equals_sign", "change(1)", "One more unit", show=False),
+        Binding("down,minus", "change(-1)", "One unit less", show=False),
+        Binding("f", "fill", "Fill the field", show=False),
+        Binding("0", "clear", "Empty the field", show=False),
         Binding("enter", "submit", "Submit"),
     ]
 

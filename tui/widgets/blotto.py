@@ -28,7 +28,11 @@ class BlottoGame(EnvWidget):
         seat = session.seat
         form = self.query_one(AllocationForm)
         history = public.get("history") or []
-        self.query_one(BlottoHistory).show(history, seat)
+        self.query_one(BlottoHistory).show(history, seat, session.seat_name)
+        over = bool(public.get("over") or session.game_over)
+        form.display = seat is not None and not over  # nothing to allocate: no form
+        if not form.display and form.has_focus:
+            form.blur()  # its keys (Submit) leave the footer with it
         self.query_one("#blotto-brief", Static).update(_brief(public))
         names = list(public.get("fields") or [])
         legal = session.legal
@@ -43,8 +47,6 @@ class BlottoGame(EnvWidget):
             form.hold("The game is over.", names=names)
         elif private.get("allocation"):
             form.hold("Sent — waiting for the opponent…", private["allocation"], names)
-        elif seat is None:
-            form.hold("Watching.", names=names)
         else:
             form.hold("Waiting…", names=names)
 

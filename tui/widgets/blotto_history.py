@@ -1,7 +1,10 @@
-"""The Blotto round history: both allocations, fields won and the running score, per round."""
+"""The Blotto round history: both allocations, fields won and the running score, per round.
+Columns are named after the players (the one reading it first, marked "(you)"), so a spectator
+reads the same table with nobody called "you"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -17,21 +20,25 @@ class BlottoHistory(DataTable):
         super().__init__(id=id, classes=classes, cursor_type="none", zebra_stripes=True)
         self.can_focus = False
         self._rows = 0
+        self._names: tuple[str, str] | None = None
 
-    def on_mount(self) -> None:
-        self.add_columns("Round", "You", "Opponent", "Fields", "Round to", "Score")
-
-    def show(self, history: list[dict[str, Any]], seat: int | None) -> None:
+    def show(self, history: list[dict[str, Any]], seat: int | None,
+             name: Callable[[int], str]) -> None:
         me = 0 if seat is None else seat
         other = 1 - me
-        if len(history) < self._rows:
-            self.clear()
+        names = (name(me) + (" (you)" if seat is not None else ""), name(other))
+        if names != self._names or len(history) < self._rows:
+            self.clear(columns=True)
+            self.add_columns("Round", *names, "Fields", "Round to", "Score")
+            self._names = names
             self._rows = 0
         for entry in history[self._rows:]:
             won = entry.get("fields_won", [0, 0])
             winner = entry.get("winner")
-            to = "tie" if winner is None else ("you" if winner == me else "opponent")
-            style = "green" if winner == me else "red" if winner == other else "yellow"
+            to = "tie" if winner is None else name(winner)
+            style = "yellow" if winner is None else "green" if winner == me else "red"
+            if seat is None and winner is not None:
+                style = "bold"
             score = entry.get("score", [0, 0])
             self.add_row(str(entry["round"]), _alloc(entry["allocations"][me]),
                          _alloc(entry["allocations"][other]), f"{won[me]}–{won[other]}",

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import RichLog
 
 from tui.describe import Namer
 from tui.session import events_after
+from tui.widgets.wrap_log import WrapLog
 
 MAX_LINES = 1_000  # chat lines kept on screen
 
@@ -19,15 +19,13 @@ def is_chat(event: dict[str, Any]) -> bool:
     return isinstance(data.get("text"), str) and isinstance(data.get("seat"), int)
 
 
-class ChatLog(RichLog):
+class ChatLog(WrapLog):
     """Appends the chat events after the last seq it has seen (O(new events) per render)."""
 
     COMPONENT_CLASSES = {"chat-log--round", "chat-log--speaker", "chat-log--me"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
-                         max_lines=MAX_LINES, min_width=1)  # wrap to the pane, however narrow
-        self.can_focus = False
+        super().__init__(id=id, classes=classes, max_lines=MAX_LINES)
         self.last_seq = -1
 
     def show(self, events: Sequence[dict[str, Any]], name: Namer, me: int | None) -> None:
@@ -45,8 +43,8 @@ class ChatLog(RichLog):
         if "round" in data:
             line.append(f"[r{data['round']}] ", style=self.get_component_rich_style(
                 "chat-log--round"))
-        who = f"P{seat} " + ("(you)" if seat == me else name(seat))
+        who = name(seat) + (" (you)" if seat == me else "")
         line.append(f"{who}: ", style=self.get_component_rich_style(
             "chat-log--me" if seat == me else "chat-log--speaker"))
-        line.append(data["text"])
+        line.append(data["text"] or "(passes)")
         return line

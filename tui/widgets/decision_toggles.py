@@ -17,11 +17,12 @@ from textual.widget import Widget
 class DecisionToggles(Widget, can_focus=True):
     DEFAULT_CSS = "DecisionToggles { height: auto; }"
     BINDINGS = [
-        Binding("up", "row(-1)", "Prev"),
-        Binding("down", "row(1)", "Next"),
-        Binding("left,right,space", "flip", "Flip"),
-        Binding("c", "set('cooperate')", "Cooperate"),
-        Binding("d", "set('defect')", "Defect"),
+        # The toggles print these keys themselves; the footer keeps its room for Submit.
+        Binding("up", "row(-1)", "Previous opponent", show=False),
+        Binding("down", "row(1)", "Next opponent", show=False),
+        Binding("left,right,space", "flip", "Flip", show=False),
+        Binding("c", "set('cooperate')", "Cooperate", show=False),
+        Binding("d", "set('defect')", "Defect", show=False),
         Binding("enter", "submit", "Submit"),
     ]
 
@@ -53,8 +54,10 @@ class DecisionToggles(Widget, can_focus=True):
         return {f["name"]: c for f, c in zip(self.fields, self.choices, strict=True)}
 
     def action_row(self, delta: int) -> None:
+        """No wrap-around: ↑ on the first opponent stays there (a wrap once made a person
+        defect on the wrong opponent)."""
         if self.fields:
-            self.row = (self.row + delta) % len(self.fields)
+            self.row = min(max(self.row + delta, 0), len(self.fields) - 1)
 
     def _put(self, value: str) -> None:
         if not self.active or not self.fields:
@@ -83,9 +86,11 @@ class DecisionToggles(Widget, can_focus=True):
         if not self.fields:
             return Text("")
         text = Text()
+        width = max(len(f["label"]) for f in self.fields)
         for i, (f, choice) in enumerate(zip(self.fields, self.choices, strict=True)):
             pointer = "›" if i == self.row and self.active else " "
-            text.append(f"{pointer} {f['label']:<24}", style="bold" if i == self.row else "")
+            text.append(f"{pointer} {f['label']:<{width}} ",
+                        style="bold" if i == self.row else "")
             for o in f["options"]:
                 picked = o["id"] == choice
                 style = ("reverse bold green" if o["id"] == "cooperate" else "reverse bold red") \
@@ -94,7 +99,8 @@ class DecisionToggles(Widget, can_focus=True):
                 text.append(" ")
             text.append("\n")
         if self.active:
-            text.append("↑/↓ opponent  ←/→ flip  c cooperate  d defect  Enter submit", style="dim")
+            text.append("↑/↓ opponent  ←/→ flip  c/d cooperate/defect  Enter submit",
+                        style="dim")
         else:
             text.append("Decision sent — waiting for the round to resolve…", style="italic")
         return text

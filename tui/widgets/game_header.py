@@ -1,4 +1,5 @@
-"""One line above the game: env title, who you are, round and score when the view has them."""
+"""The lines above the game: env title, round, whose move and its clock, who you are, the score.
+Short enough for 80 columns; it wraps to a second line rather than cut anything."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.session import Session
+
+SEP = ("  ·  ", "dim")
 
 
 class GameHeader(Static):
@@ -31,34 +34,30 @@ class GameHeader(Static):
         public: dict[str, Any] = (session.view or {}).get("public") or {}
         text = Text()
         text.append(f" {table.get('title') or table.get('env', 'Game')} ", style="bold reverse")
+        parts: list[Text] = []
         if "round" in public:
             total = f"/{public['rounds']}" if "rounds" in public else ""
-            text.append(f"  Round {public['round']}{total}", style="bold")
+            parts.append(Text(f"Round {public['round']}{total}", style="bold"))
         if session.game_over:
-            text.append("  GAME OVER", style="bold yellow")
+            parts.append(Text("GAME OVER", style="bold yellow"))
         elif session.awaiting_us:
-            text.append("  YOUR MOVE", style="bold green")
+            move = Text("YOUR MOVE", style="bold green")
             deadline = (session.turn or {}).get("deadline")
             if deadline:
                 left = max(0, int(deadline - time.time()))
-                text.append(f" ({left // 60}:{left % 60:02d} left)",
-                            style="bold red" if left < 30 else "")
+                move.append(f" {left // 60}:{left % 60:02d}",
+                            style="bold red" if left < 30 else "bold")
+            parts.append(move)
         if session.seat is not None:
-            text.append(f"  you: seat {session.seat}", style="bold")
-            seat_label = _seat_label(table, session.seat)
-            if seat_label:
-                text.append(f" ({seat_label})")
+            parts.append(Text(f"you are {session.seat_name(session.seat)}"))
         else:
-            text.append("  spectating", style="italic")
-        score = public.get("score")
+            parts.append(Text("watching", style="italic"))
+        score = public.get("score") if isinstance(public.get("score"), list) else \
+            public.get("scores")
         if isinstance(score, list) and score:
-            text.append("   Score ")
-            text.append(" – ".join(f"{session.seat_name(i)} {s}" for i, s in enumerate(score)))
+            parts.append(Text(" – ".join(f"{session.seat_name(i)} {s}"
+                                          for i, s in enumerate(score))))
+        for part in parts:
+            text.append(*SEP)
+            text.append_text(part)
         self.update(text)
-
-
-def _seat_label(table: dict[str, Any], seat: int) -> str:
-    for s in table.get("seats", []):
-        if s.get("seat") == seat:
-            return s.get("name") or ""
-    return ""

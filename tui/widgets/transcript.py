@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import RichLog
 
 from tui.describe import Namer, describe_event
 from tui.session import CATCH_UP, events_after, events_before
+from tui.widgets.wrap_log import WrapLog
 
 MAX_LINES = 3_000  # lines kept on screen: a long game's transcript stays bounded in memory
 EARLIER = "↑ "  # the mark in front of every line of an earlier block
@@ -28,7 +28,7 @@ def event_line(event: dict[str, Any], name: Namer) -> str:
     return text if isinstance(text, str) and text else describe_event(event, name)
 
 
-class Transcript(RichLog):
+class Transcript(WrapLog):
     """Appends only what it has not shown: events after its last seq, and fetched earlier events
     before its first seq (each seq is shown once)."""
 
@@ -37,9 +37,7 @@ class Transcript(RichLog):
     DEFAULT_CSS = "Transcript > .transcript--catch-up { text-style: italic; }"
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, highlight=False,
-                         max_lines=MAX_LINES, min_width=1)  # wrap to the pane, however narrow
-        self.can_focus = False
+        super().__init__(id=id, classes=classes, max_lines=MAX_LINES)
         self.last_seq = -1  # highest seq shown
         self.first_seq: int | None = None  # lowest seq shown (an earlier block goes before it)
         self._catching_up = False  # the last line written was a catch-up line

@@ -1,0 +1,87 @@
+"""The new-table form: presets in words, an LLM spec per seat checked as it is typed, and
+seats swapped so a person picks the seat they sit in; at 80x24 and larger."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tui.app import ParlorApp
+from tui.screens.create_table import describe_config
+
+
+async def open_form(app: ParlorApp, pilot: Pilot, env: str) -> None:
+    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    ids = [e["id"] for e in app.session.envs]
+    await pilot.press(*["down"] * ids.index(env), "n")
+    await wait_for(pilot, lambda: app.screen.KIND == "create", "the new-table form")
+
+
+def line_with(app: ParlorApp, needle: str) -> str:
+    return next((line for line in screen_text(app).splitlines() if needle in line), "")
+
+
+async def cycle_to(pilot: Pilot, app: ParlorApp, row: str, option: str) -> None:
+    """Press → on the focused row until the line naming `row` shows `option`."""
+    for _ in range(12):
+        if f"‹ {option}" in line_with(app, row):
+            return
+        await pilot.press("right")
+    raise AssertionError(f"{option!r} never showed on {row!r}:\n{screen_text(app)}")
+
+
+def test_a_preset_reads_as_words():
+    config = {"rounds": 10, "fields": 3, "units": 20, "communication_turns": 1,
+              "exact_units": False, "reward_rule": "rank", "max_chat_chars": 500, "R": 3}
+    assert describe_config(config) == ("10 rounds, 3 fields, 20 units, 1 communication turn, "
+                                       "exact units: no, reward rule: rank, "
+                                       "max chat chars 500, R 3")
+
+
+async def test_presets_are_described_and_an_llm_spec_is_checked_as_typed(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_form(app, pilot, "three-player-ipd")
+        text = await wait_for_text(pilot, "New table: Three-player")
+        assert "5 rounds, 1 communication turn" in text and "communication_turns" not in text
+        await cycle_to(pilot, app, "Preset", "long")
+        await wait_for_text(pilot, "10 rounds, 2 communication turns")
+        await pilot.press("down", "down", "down", "down")  # players, seat 0, seat 1, seat 2
+        await cycle_to(pilot, app, "Seat 2", "typed spec")
+        await wait_for_text(pilot, "Type this seat's model, e.g. openai:gpt-4o-mini")
+        await pilot.press("ctrl+s")  # nothing typed: refused, and the form says why
+        await wait_for_text(pilot, "Type the bot spec for seat 2")
+        assert app.screen.KIND == "create"
+        await pilot.press("down", *"gpt-4o")
+        await wait_for_text(pilot, "Start with openai:, anthropic: or openai-compatible:")
+        await pilot.press(*["backspace"] * 6, *"openai:gpt 4o")
+        await wait_for_text(pilot, "A model name has no spaces")
+        await pilot.press(*["backspace"] * 13, *"openai-compatible:llama@localhost")
+        await wait_for_text(pilot, "After @ comes the model server's address")
+        await pilot.press(*["backspace"] * 33, *"openai:gpt-4o-mini?temperature=0.2")
+        await wait_for_text(pilot, "well formed")
+        assert app.screen.rows[2].spec == "openai:gpt-4o-mini?temperature=0.2"
+        assert "F1 Help".lower() in screen_text(app).lower()  # every key in the footer
+
+
+async def test_moving_the_person_to_seat_1_seats_you_there(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(140, 45)) as pilot:
+        await open_form(app, pilot, "colonel-blotto")
+        await cycle_to(pilot, app, "Preset", "small")
+        await pilot.press("down", "down")  # players, seat 0 (you, a person)
+        assert "(you)" in line_with(app, "Seat 0") and "‹ human" in line_with(app, "Seat 0")
+        await pilot.press("shift+down")  # move your seat down: a bot takes seat 0
+        await wait_for(pilot, lambda: "(you)" in line_with(app, "Seat 1"), "you in seat 1")
+        assert "‹ human" in line_with(app, "Seat 1") and "(you)" not in line_with(app, "Seat 0")
+        await pilot.press("shift+down")  # already the last seat: nothing moves
+        assert "(you)" in line_with(app, "Seat 1")
+        await cycle_to(pilot, app, "Seat 1", "human")
+        await pilot.press("up")
+        await cycle_to(pilot, app, "Seat 0", "random")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        assert app.session.seat == 1
+        seats = app.session.table["seats"]
+        assert [s["kind"] for s in seats] == ["bot", "human"]
+        assert seats[0]["identity"] == "random" and seats[1]["player"] == "tester"

@@ -1,0 +1,112 @@
+"""A game's metrics for people: game-level figures, then one table of per-seat figures, each
+named by the env's plain label (`metric_labels`) or, failing that, its key in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+Labels = Mapping[str, str]
+
+
+def plain_label(key: str, labels: Labels | None = None) -> str:
+    """`labels[key]`, else the key in words: "invalid_rate" -> "Invalid rate"."""
+    if labels and isinstance(labels.get(key), str):
+        return labels[key]
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:] if words else key
+
+
+def plain_value(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e9:
+            return str(int(value))
+        return f"{value:.3g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(plain_value(v) for v in value) or "—"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {plain_value(v)}" for k, v in value.items()) or "—"
+    return str(value)
+
+
+def flatten(metrics: Mapping[str, Any], labels: Labels | None, prefix: str = ""
+            ) -> dict[str, tuple[str, Any]]:
+    """{key path: (label, value)}; a nested mapping (e.g. a bot's `usage`) becomes one row per
+    entry, labelled "Usage: tokens in" unless the env labels the path ("usage.tokens_in")."""
+    rows: dict[str, tuple[str, Any]] = {}
+    for key, value in metrics.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value:
+            for sub, (label, inner) in flatten(value, labels, f"{path}.").items():
+                if not (labels and sub in labels):
+                    label = f"{plain_label(key, labels)}: {label[:1].lower()}{label[1:]}"
+                rows[sub] = (label, inner)
+        else:
+            rows[path] = (plain_label(path if labels and path in labels else key, labels), value)
+    return rows
+
+
+class MetricsView(Static):
+    """`show(metrics, labels, names)`: metrics as the env reports them ({"game": {...},
+    "seats": {"0": {...}}}; any other mapping counts as game-level), `names` per seat."""
+
+    def show(self, metrics: Any, labels: Labels | None, names: Mapping[int, str]) -> None:
+        if not isinstance(metrics, Mapping) or not metrics:
+            self.update(Text("No metrics for this game.", style="dim"))
+            return
+        if "game" in metrics or "seats" in metrics:
+            game, seats = metrics.get("game") or {}, metrics.get("seats") or {}
+        else:
+            game, seats = metrics, {}
+        parts: list[RenderableType] = []
+        if game:
+            parts.append(_game_table(flatten(game, labels)))
+        if seats:
+            parts.append(_seat_table(seats, labels, names))
+        self.update(Group(*parts) if parts else Text("No metrics for this game.", style="dim"))
+
+
+def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
+    """Label/value pairs, two pairs to a line."""
+    table = Table.grid(padding=(0, 2))
+    for _ in range(2):
+        table.add_column(style="bold")
+        table.add_column()
+    items = list(rows.values())
+    for i in range(0, len(items), 2):
+        cells: list[str] = []
+        for label, value in items[i:i + 2]:
+            cells += [label, plain_value(value)]
+        table.add_row(*cells)
+    return table
+
+
+def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[int, str]
+                ) -> Table:
+    """One row per metric, one column per seat."""
+    order = sorted(seats, key=lambda k: int(k) if str(k).isdigit() else 0)
+    per_seat = {k: flatten(seats[k] or {}, labels) for k in order}
+    paths: dict[str, str] = {}
+    for rows in per_seat.values():
+        for path, (label, _) in rows.items():
+            paths.setdefault(path, label)
+    table = Table(title="Per seat", title_justify="left", box=None, padding=(0, 1),
+                  header_style="bold")
+    table.add_column("")
+    for key in order:
+        seat = int(key) if str(key).isdigit() else -1
+        table.add_column(names.get(seat, f"seat {key}"), justify="right", overflow="fold")
+    for path, label in paths.items():
+        table.add_row(Text(label, style="bold"),
+                      *[plain_value(per_seat[k][path][1]) if path in per_seat[k] else "—"
+                        for k in order])
+    return table
