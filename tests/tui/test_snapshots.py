@@ -91,3 +91,29 @@ def test_game(snap_compare, games, env, size):
 def test_result(snap_compare, games, env, size):
     messages = games[env][:-1]  # up to game_over
     assert snap_compare(_app(), terminal_size=SIZES[size], run_before=_feed(messages))
+
+
+@pytest.mark.parametrize("env", ["colonel-blotto", "three-player-ipd"])
+async def test_80x24_shows_the_whole_game(games, env):
+    """Finding 5: at 80x24 the header's score was cut, history columns shrank to `yo`/`op`, the
+    IPD chat pane had no height, toggles wrapped and the footer was cut."""
+    from tests.tui.helpers import screen_text
+    from tui.widgets.chat_log import ChatLog
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _feed(_mid_game(games[env], env))(pilot)
+        text = screen_text(app)
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert lines[-1].rstrip().endswith("^q Quit")  # the footer, whole
+        header = " ".join(lines[:2])
+        public = app.session.view["public"]
+        scores = public.get("score") or public.get("scores")
+        names = [app.session.seat_name(i) for i in range(len(scores))]
+        assert " – ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True)) in header
+        if env == "colonel-blotto":
+            assert "root (you)" in text and "scripted:adaptive" in text  # history titles
+        else:
+            assert app.screen.query_one(ChatLog).size.height >= 3
+            assert "Toward scripted:tit-for-tat  cooperate  defect" in text  # one line each
+            assert "vs tit-for-tat" in text and "vs grim" in text

@@ -1,9 +1,12 @@
-"""A person at a real terminal: `parlor` in tmux, a Blotto game against a bot, keys only."""
+"""People at real terminals, keys only: `parlor` in tmux for a Blotto game against a bot; and
+two people on one machine (two `parlor play` with different names against one `parlor serve`)
+playing a game to the end while a third watches, one of them quitting and coming back mid-game."""
 
 from __future__ import annotations
 
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -16,48 +19,55 @@ import pytest
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 DEADLINE = 60.0  # seconds for any one screen to appear: only bounds a hung run
+ROOT = Path(__file__).parents[2]
 
 
-def parlor_command(db: Path) -> list[str]:
+def parlor(*args: str) -> str:
     script = Path(sys.executable).with_name("parlor")
     base = [str(script)] if script.exists() else [sys.executable, "-m", "server.cli"]
-    return [*base, "--db", str(db), "--name", "tester"]
+    return " ".join([*base, *args])
 
 
-class Terminal:
-    """A tmux server of our own (its own socket), so no other tmux session is touched."""
+class Tmux:
+    """A tmux server of our own (its own socket), so no other tmux session is touched; one
+    session per person, each a terminal of its own."""
 
-    def __init__(self, command: str, cwd: Path) -> None:
+    def __init__(self) -> None:
         self.socket = f"parlor-test-{uuid.uuid4().hex[:8]}"
+
+    def open(self, who: str, command: str, size: tuple[int, int] = (120, 40)) -> None:
         # Textual sizes itself from COLUMNS/LINES when set (pytest may set them): drop them so
-        # the app fills the real pane.
-        self.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "40",
-                  f"env -u COLUMNS -u LINES {command}", cwd=cwd)
+        # the app fills the real pane. The pane stays after exit, to read the exit status.
+        self.tmux("new-session", "-d", "-s", who, "-x", str(size[0]), "-y", str(size[1]),
+                  f"env -u COLUMNS -u LINES {command}; echo parlor-exited-$?; sleep 60",
+                  cwd=ROOT)
 
     def tmux(self, *args: str, cwd: Path | None = None) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
                               text=True, check=True, cwd=cwd).stdout
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "main")
+    def screen(self, who: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", who)
 
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "main", *keys)
+    def keys(self, who: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", who, *keys)
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
-    def wait(self, pattern: str) -> str:
-        return self.wait_until(lambda text: re.search(pattern, text) is not None, repr(pattern))
+    def wait(self, who: str, pattern: str) -> str:
+        return self.wait_until(who, lambda text: re.search(pattern, text) is not None,
+                               repr(pattern))
 
-    def wait_until(self, condition: Callable[[str], bool], what: str) -> str:
+    def wait_until(self, who: str, condition: Callable[[str], bool], what: str) -> str:
         end = time.monotonic() + DEADLINE
         while time.monotonic() < end:
-            text = self.screen()
+            text = self.screen(who)
             if condition(text):
                 return text
             time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what}; screen:\n{self.screen()}")
+        raise AssertionError(f"timed out waiting for {what} on {who}'s screen:\n"
+                             f"{self.screen(who)}")
 
 
 def _round(text: str) -> str | None:
@@ -67,39 +77,140 @@ def _round(text: str) -> str | None:
 
 def test_play_blotto_in_a_real_terminal(tmp_path: Path):
     db = tmp_path / "p.db"
-    command = " ".join(parlor_command(db)) + "; echo parlor-exited-$?; sleep 30"
-    term = Terminal(command, Path(__file__).parents[2])
+    term = Tmux()
     try:
-        term.wait(r"New table")  # the lobby's footer
-        term.wait(r"Colonel Blotto")
-        term.keys("n")
-        term.wait(r"New table: Colonel Blotto")
+        term.open("main", parlor("--db", str(db), "--name", "tester"))
+        term.wait("main", r"New table")  # the lobby's footer
+        term.wait("main", r"Colonel Blotto")
+        term.keys("main", "n")
+        term.wait("main", r"New table: Colonel Blotto")
         for _ in range(8):  # the preset row has focus: step to `small`
-            if "‹ small ›" in term.screen():
+            if "‹ small ›" in term.screen("main"):
                 break
-            term.keys("Right")
+            term.keys("main", "Right")
             time.sleep(0.2)
-        assert "‹ small ›" in term.screen()
-        term.keys("C-s")
-        term.wait(r"YOUR MOVE")
+        assert "‹ small ›" in term.screen("main")
+        term.keys("main", "C-s")
+        term.wait("main", r"YOUR MOVE")
         rounds = 0
         while True:
-            text = term.wait(r"YOUR MOVE|Game over")
+            text = term.wait("main", r"YOUR MOVE|Game over")
             if "Game over" in text:
                 break
-            current = re.search(r"Round (\d+)/", text)
-            term.keys("Enter")  # the even split is a valid allocation
+            current = _round(text)
+            term.keys("main", "Enter")  # the even split is a valid allocation
             rounds += 1
-            term.wait_until(lambda now, c=current: "Game over" in now or "YOUR MOVE" not in now
-                            or _round(now) != (c.group(1) if c else None), "our move taken")
-        text = term.wait(r"Rewards")
+            term.wait_until("main", lambda now, c=current: "Game over" in now
+                            or "YOUR MOVE" not in now or _round(now) != c, "our move taken")
+        text = term.wait("main", r"Rewards")
         assert 3 <= rounds <= 5
         you = next(line for line in text.splitlines() if "(you)" in line)
         assert re.search(r"\s[+-]\d", you)  # our reward
         assert "tester" in you
-        term.keys("C-q")
-        text = term.wait(r"parlor-exited-\d+")
+        term.keys("main", "C-q")
+        text = term.wait("main", r"parlor-exited-\d+")
         assert "parlor-exited-0" in text
         assert db.exists()  # the embedded server kept its SQLite file
     finally:
         term.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    server = subprocess.Popen(parlor("serve", "--port", str(port), "--db", str(db)).split(),
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return server, f"ws://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise AssertionError("parlor serve did not start listening")
+
+
+def _move(term: Tmux, who: str, *keys: str) -> bool:
+    """`who` makes this round's move (keys, then Enter) and sees it taken; False when the game
+    is over instead."""
+    text = term.wait(who, r"YOUR MOVE|Game over")
+    if "Game over" in text:
+        return False
+    current = _round(text)
+    term.keys(who, *keys, "Enter")
+    term.wait_until(who, lambda now: "YOUR MOVE" not in now or _round(now) != current
+                    or "Game over" in now, f"{who}'s move taken")
+    return True
+
+
+def test_two_people_on_one_machine_play_while_a_third_watches(tmp_path: Path):
+    server, url = _serve(tmp_path / "served.db")
+    term = Tmux()
+    try:
+        for who in ("alice", "bob", "carol"):
+            term.open(who, parlor("play", "--server", url, "--name", who))
+            term.wait(who, f"you are {who}")
+
+        # alice opens a table for two people: seat 1 becomes "human" too.
+        term.keys("alice", "n")
+        term.wait("alice", r"New table: Colonel Blotto")
+        for _ in range(8):
+            if "‹ small ›" in term.screen("alice"):
+                break
+            term.keys("alice", "Right")
+            time.sleep(0.2)
+        term.keys("alice", "Down", "Down", "Down")  # preset → players → seat 0 → seat 1
+        for _ in range(12):
+            seat1 = next(line for line in term.screen("alice").splitlines() if "Seat 1" in line)
+            if "‹ human" in seat1:
+                break
+            term.keys("alice", "Left")
+            time.sleep(0.2)
+        term.keys("alice", "C-s")
+        term.wait("alice", r"Waiting for 1 more player")
+
+        term.keys("bob", "r")  # refresh the lobby, then to the live tables and join
+        term.wait("bob", r"waiting 1/2")
+        term.keys("bob", "Tab", "j")
+        term.wait("bob", r"YOUR MOVE")
+        term.keys("carol", "r")
+        term.wait("carol", r"playing")
+        term.keys("carol", "Tab", "w")
+        term.wait("carol", r"watching")
+
+        # Round 1: alice sends A8 B8 C4 (from the even split 7/7/6), bob the even split.
+        _move(term, "alice", "Right", "Right", "Down", "Down", "Left", "Left", "Up", "Right",
+              "Up")
+        _move(term, "bob")
+        term.wait("carol", r"A8 B8 C4")
+
+        # bob quits mid-game; alice and carol are told, with his time to return.
+        term.keys("bob", "C-q")
+        term.wait("bob", r"parlor-exited-0")
+        term.wait("alice", r"bob disconnected — \d+ s to return")
+        term.wait("carol", r"bob disconnected")
+        term.tmux("kill-session", "-t", "bob")
+        term.open("bob", parlor("play", "--server", url, "--name", "bob"))
+        text = term.wait("bob", r"YOUR MOVE")  # straight back into the game, with its state
+        assert "you are bob" in text and "A8 B8 C4" in text
+        term.wait_until("alice", lambda now: "disconnected" not in now, "the notice gone")
+
+        while _move(term, "alice") and _move(term, "bob"):  # alice repeats her allocation
+            pass
+        for who in ("alice", "bob"):
+            term.wait(who, r"Rewards")
+        text = term.wait("carol", r"Game over")
+        assert "alice wins" in text
+        alice = next(line for line in term.screen("alice").splitlines() if "(you)" in line)
+        bob = next(line for line in term.screen("bob").splitlines() if "(you)" in line)
+        assert "won" in alice and "+1" in alice and "lost" in bob and "-1" in bob
+    finally:
+        term.close()
+        server.terminate()
+        server.wait(10)

@@ -11,12 +11,13 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from tui.screens.base import ParlorScreen
+from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.seat_list import SeatList
 
 
 class TableScreen(ParlorScreen):
     KIND = "table"
-    BINDINGS = [Binding("escape", "leave", "Leave table")]
+    BINDINGS = [Binding("escape", "leave", "Leave table"), HELP_BINDING]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="table-box"):
@@ -45,6 +46,9 @@ class TableScreen(ParlorScreen):
                   f"game starts when every seat is taken. Others join from their lobby."
                   if open_seats else "Every seat is taken; starting…")
         self.query_one("#table-status", Static).update(Text(status, style="italic"))
+
+    def action_help(self) -> None:
+        open_help(self, (self.session.table or {}).get("env"))
 
     def action_leave(self) -> None:
         table = self.session.table
