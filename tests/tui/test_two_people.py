@@ -36,6 +36,14 @@ async def _alice_moves(alice: Client, table_id: str) -> None:
     await alice.send("act", table_id=table_id, turn=turn["turn"], action="[A10 B10 C0]")
 
 
+async def _round_one(pilot, app: ParlorApp, alice: Client, table_id: str) -> None:
+    """alice moves, then bob (the even split, by Enter); round 1 resolves."""
+    await _alice_moves(alice, table_id)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: len(app.session.view["public"]["history"]) == 1,
+                   "round 1 resolved")
+
+
 def _seat(msg: dict, index: int) -> dict:
     return msg["table"]["seats"][index]
 
@@ -45,10 +53,7 @@ async def test_quitting_and_starting_again_brings_you_back_to_the_game(embedded)
     app = ParlorApp(embedded.url, "bob", server_key="two-people")
     async with app.run_test(size=SIZE) as pilot:
         await _bob_joins(pilot, app, table_id)
-        await _alice_moves(alice, table_id)
-        await pilot.press("enter")  # bob's allocation for round 1
-        await wait_for(pilot, lambda: len(app.session.view["public"]["history"]) == 1,
-                       "round 1 resolved")
+        await _round_one(pilot, app, alice, table_id)
     # Bob quit mid-game: alice hears it, with the time he has to come back.
     gone = await alice.wait_for("table", table_id=None)
     while _seat(gone, 1)["return_by"] is None:
@@ -89,10 +94,7 @@ async def test_leaving_asks_first_and_is_a_rated_loss(embedded):
     app = ParlorApp(embedded.url, "bob", server_key="leave")
     async with app.run_test(size=SIZE) as pilot:
         await _bob_joins(pilot, app, table_id)
-        await _alice_moves(alice, table_id)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: len(app.session.view["public"]["history"]) == 1,
-                       "round 1 resolved")
+        await _round_one(pilot, app, alice, table_id)
         await pilot.press("ctrl+l")
         text = await wait_for_text(pilot, "Leave this game?")
         assert "resign" in text
