@@ -75,7 +75,11 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, *profiler, "-m", "server.cli", "serve", "--host", HOST, "--port",
              str(self.port), "--db", str(db), "--turn-timeout", "120",
-             "--disconnect-grace", "10", *named],
+             "--disconnect-grace", "10", *named,
+             # One load generator on one address plays every table: no public-server limits.
+             "--connections-per-address", "100000", "--max-tables", "100000",
+             "--tables-per-player", "100000", "--messages-per-second", "100000",
+             "--allow-bots", "*"],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=None if cpu is None else lambda: os.sched_setaffinity(0, {cpu}))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from bots.base import Bot
 from bots.random_bot import RandomBot
@@ -47,8 +47,11 @@ def available(env_id: str) -> dict[str, str]:
     return specs
 
 
-def make_bot(spec: str, env_id: str, seed: int = 0) -> Bot:
-    """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs."""
+def make_bot(spec: str, env_id: str, seed: int = 0, *,
+             keys: Mapping[str, str] | None = None) -> Bot:
+    """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs.
+    `keys`: openai-compatible base URLs bound to the environment variables holding their keys
+    (the host's choice); a server not bound there gets no key (bots/llm/spec.py)."""
     _load_scripted(env_id)
     if spec == "random":
         return RandomBot(seed)
@@ -58,7 +61,7 @@ def make_bot(spec: str, env_id: str, seed: int = 0) -> Bot:
         from bots.llm import make_llm_bot
 
         try:
-            return make_llm_bot(spec, env_id, seed)
+            return make_llm_bot(spec, env_id, seed, keys=keys)
         except ValueError as e:  # malformed spec or settings, missing API key
             raise BotSpecError(str(e)) from e
     kind, _, name = spec.partition(":")

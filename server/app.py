@@ -7,9 +7,9 @@ connection (and every game) goes on.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,15 +21,20 @@ from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
 from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
 from engine.registry import all_envs, get
+from server import names
 from server import protocol as p
+from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, Bucket, Limits
 from server.outbound import catch_up_message, history_page
+from server.policy import BotPolicy, LimitError, SeatLimits, llm_seats
 from server.seating import SeatingError, resolve_seats
 from server.store import Store
 from server.tables import (
     BOT_FAILURE_POLICIES,
     TIMEOUT_POLICIES,
+    ActionFailed,
     Player,
     Seat,
+    StaleTurnError,
     Table,
     TableOptions,
 )
@@ -78,20 +83,31 @@ class Connection:
 
 class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
+                 limits: Limits | None = None, bot_policy: BotPolicy | None = None,
                  **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
-        docs/architecture.md): its table ids carry the name and it recovers only its games."""
+        docs/architecture.md): its table ids carry the name and it recovers only its games.
+        `bot_policy`: the bots the host allows, key bindings and LLM seat limits
+        (server/policy.py); the default seats scripted bots and random only."""
         self.db_path = db_path
+        self.bot_policy = bot_policy or BotPolicy()
+        self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
+                                      self.bot_policy.max_llm_seats_per_hour)
         self.instance = instance
         self.max_unsent = max_unsent
+        self.limits = limits or Limits()
         self.options = options
         TableOptions(**options)  # fail now on an unknown option
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
         self._conns: set[Connection] = set()
-        self._ids = itertools.count(1)
+        self._per_address: Counter[str] = Counter()  # open connections by client address
+        self._opened: dict[str, tuple[Player | None, float]] = {}  # table -> (creator, when)
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()  # closes under way (kept referenced)
+        self._first_number: int | None = None  # the first table number this run gave out
         self._server: Any = None
         self.port: int | None = None
         self.host = "127.0.0.1"
@@ -107,7 +123,10 @@ class Server:
         # No permessage-deflate: compressing every message took more CPU than anything else
         # the server does per move (benchmarks/README.md), for messages of a few KB.
         self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2,
-                                   compression=None)
+                                   compression=None, ping_interval=self.limits.ping_interval,
+                                   ping_timeout=self.limits.ping_timeout,
+                                   close_timeout=CLOSE_GRACE)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting_tables())
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
 
@@ -130,6 +149,8 @@ class Server:
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         if self._server is not None:
@@ -145,16 +166,53 @@ class Server:
 
     # -- connections ---------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
+        limits = self.limits
+        address = str((ws.remote_address or ("?",))[0])
+        if self._per_address[address] >= limits.connections_per_address:
+            await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+            return
+        self._per_address[address] += 1
+        loop = asyncio.get_running_loop()
         conn = Connection(ws, self.max_unsent)
+        bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
+        no_hello = loop.call_later(limits.hello_timeout, self._hello_overdue, conn)
         self._conns.add(conn)
         try:
+            cut = False
             async for raw in ws:
-                await self._on_message(conn, raw)
+                if cut:
+                    continue  # read (and drop) what it sent, to reach its close reply
+                if bucket.take(loop.time()):
+                    await self._on_message(conn, raw)
+                elif bucket.refused >= limits.drop_after:
+                    cut = True
+                    self._close_soon(conn, CLOSE_POLICY, "too many messages")
+                else:
+                    await self._reply(conn, p.error(
+                        p.RATE_LIMITED, f"more than {limits.messages_per_second:g} messages a "
+                                        f"second: slow down (this message was not read)", None))
         except ConnectionClosed:
             pass
         finally:
+            no_hello.cancel()
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
             self._conns.discard(conn)
             await self._on_close(conn)
+
+    def _hello_overdue(self, conn: Connection) -> None:
+        """A connection that never said hello is closed (it holds a slot for nothing)."""
+        if conn.player is None:
+            self._close_soon(conn, CLOSE_POLICY, f"no hello within {self.limits.hello_timeout:g} s")
+
+    def _close_soon(self, conn: Connection, code: int, reason: str) -> None:
+        """Send the close frame now; cut the connection if its reply does not come within a
+        second (a flooding client's reply waits behind everything it sent)."""
+        conn.ws.close_timeout = CLOSE_GRACE
+        task = asyncio.get_running_loop().create_task(conn.ws.close(code, reason))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _on_message(self, conn: Connection, raw: str | bytes) -> None:
         ref = None
@@ -168,8 +226,9 @@ class Server:
             await self._reply(conn, p.error(e.code, e.message, e.ref if e.ref is not None
                                             else ref))
         except Exception as e:  # noqa: BLE001 - a bug must not drop the connection
-            log.exception("internal error")
-            await self._reply(conn, p.error(p.INTERNAL, f"internal error: {e}", ref))
+            log.exception("internal error")  # the details stay in the server's log
+            await self._reply(conn, p.error(p.INTERNAL, f"internal error "
+                                                        f"({type(e).__name__})", ref))
 
     async def _reply(self, conn: Connection, msg: Mapping[str, Any]) -> None:
         try:
@@ -181,6 +240,14 @@ class Server:
         for table in self.tables.values():
             table.spectators.discard(conn)
         await self._detach(conn)
+        player = conn.player
+        if player is None or player.conns:
+            return
+        for table in list(self.tables.values()):  # tables left behind by a vanished creator
+            creator = self._opened.get(table.id, (None,))[0]
+            if creator is player and table.status == "waiting" and not any(
+                    s.player for s in table.seats):
+                await self._close_waiting(table, "its creator left and nobody sat down")
 
     async def _detach(self, conn: Connection) -> None:
         """`conn` no longer speaks for its player (closed, or said hello as someone else)."""
@@ -203,18 +270,20 @@ class Server:
     # -- requests -----------------------------------------------------------------------------
     async def _on_hello(self, conn: Connection, req: p.Request) -> None:
         token = req.get("token")
-        name = req["name"].strip()
+        try:
+            name = names.normalise(req["name"])  # server/names.py: what a name may be
+        except names.BadName as e:
+            raise p.ProtocolError(p.BAD_NAME, str(e), req.id) from None
         player = self.players.get(token) if token else None
-        if player is not None and player.name != name:
+        if player is not None and not names.same(player.name, name):
             player = None  # a token vouches only for its own name
         if player is None:
             assert self.store is not None
-            claimed = await self.store.claim_name(name, token, secrets.token_urlsafe(24))
-            if claimed is None:
-                raise p.ProtocolError(p.NAME_TAKEN, f"the name {name!r} belongs to another "
-                                                    f"player here; choose another name (or say "
-                                                    f"hello with your token)", req.id)
-            name, token = claimed
+            try:
+                name, token = await self.store.claim_name(name, token,
+                                                          secrets.token_urlsafe(24))
+            except names.NameTaken as e:
+                raise p.ProtocolError(p.NAME_TAKEN, str(e), req.id) from None
             player = self.players.get(token) or Player(name=name, token=token)
             self.players[token] = player
         if conn.player is not None and conn.player is not player:
@@ -238,32 +307,83 @@ class Server:
         await self._reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
 
     async def _on_list_tables(self, conn: Connection, req: p.Request) -> None:
-        await self._reply(conn, p.message("tables", req.id,
-                                          tables=[t.summary() for t in self.tables.values()]))
+        """A page of the tables, in creation order, optionally of one env and one status:
+        at most `limit` (and the server's page size) after the table id `after`; `next` is the
+        `after` of the following page (null on the last)."""
+        env, status, after = req.get("env"), req.get("status"), req.get("after")
+        limit = max(1, min(req.get("limit") or self.limits.list_page, self.limits.list_page))
+        tables = [t for t in self.tables.values()
+                  if (env is None or t.env.id == env) and (status is None or t.status == status)]
+        if after is not None:
+            ids = [t.id for t in tables]
+            tables = tables[ids.index(after) + 1:] if after in ids else []
+        page = tables[:limit]
+        more = len(tables) > limit
+        await self._reply(conn, p.message("tables", req.id, tables=[t.summary() for t in page],
+                                          next=page[-1].id if more and page else None))
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
+        self._check_table_limits(conn.player, req.id)
         table = self.create_table(req["env"], req.get("preset"), req.get("config") or {},
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
-                                  players=req.get("players"), on_timeout=req.get("on_timeout"))
+                                  players=req.get("players"), on_timeout=req.get("on_timeout"),
+                                  player=conn.player)
         assert conn.player is not None
+        self._opened[table.id] = (conn.player, asyncio.get_running_loop().time())
         join_seat = req.get("join_seat")
         if join_seat is not None:
             try:
                 await self._join(conn, table, join_seat, req.id)
             except p.ProtocolError:
                 del self.tables[table.id]  # a refused request leaves no empty table behind
+                self._opened.pop(table.id, None)
+                self.seat_limits.refund(table.id)
                 raise
         else:
             await self._reply(conn, p.message("table", req.id, table=table.summary(),
                                               your_seat=None))
             await table.maybe_start()
 
+    def _check_table_limits(self, player: Player | None, ref: Any) -> None:
+        """A player may have a few open tables at once, and the server a bounded number."""
+        open_tables = [tid for tid, t in self.tables.items() if t.status != "over"]
+        if len(open_tables) >= self.limits.tables_total:
+            raise p.ProtocolError(p.LIMIT, f"this server has {len(open_tables)} open tables, "
+                                           f"its limit; join one or try again later", ref)
+        mine = sum(1 for tid in open_tables if self._opened.get(tid, (None,))[0] is player)
+        if mine >= self.limits.tables_per_player:
+            raise p.ProtocolError(p.LIMIT, f"you have {mine} open tables, the most a player may "
+                                           f"have here; finish or leave one first", ref)
+
+    async def _sweep_waiting_tables(self) -> None:
+        """Close tables that waited for players longer than the host allows."""
+        every = min(60.0, self.limits.waiting_expiry / 4)
+        while True:
+            await asyncio.sleep(every)
+            deadline = asyncio.get_running_loop().time() - self.limits.waiting_expiry
+            for tid, table in list(self.tables.items()):
+                opened = self._opened.get(tid, (None, 0.0))[1]
+                if table.status == "waiting" and opened <= deadline:
+                    minutes = self.limits.waiting_expiry / 60
+                    await self._close_waiting(table, f"nobody joined within {minutes:g} min")
+
+    async def _close_waiting(self, table: Table, why: str) -> None:
+        """A table that never started is closed: its seated people are told, it is gone."""
+        table.status = "closed"
+        recipients = table.recipients()
+        summary = {**table.summary(), "closed": why}
+        for conn, seat in recipients:
+            await self._reply(conn, p.message("table", table=summary, your_seat=seat))  # type: ignore[arg-type]
+        self.tables.pop(table.id, None)
+        self._opened.pop(table.id, None)
+
     def create_table(self, env_id: str, preset: str | None, overrides: Mapping[str, Any],
                      specs: list[Any], seed: int | None, on_bot_failure: str | None = None,
                      ref: Any = None, *, players: int | None = None,
-                     on_timeout: str | None = None) -> Table:
+                     on_timeout: str | None = None, player: Player | None = None) -> Table:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
-        A spec may name a role or side ("impostor=SPEC"): see server/seating.py."""
+        A spec may name a role or side ("impostor=SPEC"): see server/seating.py. Bots must be
+        allowed by the host's policy; `player` (the creator) is held to its LLM seat limits."""
         try:
             env = get(env_id)
         except UnknownEnvError as e:
@@ -289,37 +409,101 @@ class Server:
             raise p.ProtocolError(p.BAD_SEAT, str(e), ref) from None
         except ConfigError as e:
             raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
+        self._check_bots(specs, player, ref)
         seats = []
         for i, spec in enumerate(specs):
             bot = None
             if spec != "human":
                 try:
-                    bot = make_bot(spec, env.id, seed * 1000 + i)
-                except (BotSpecError, BotError) as e:
+                    bot = make_bot(spec, env.id, seed * 1000 + i,
+                                   keys=self.bot_policy.keys_for(spec))
+                except (BotSpecError, BotError, ValueError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
         self._forget_finished_tables()
-        table_id = f"{self.instance}.t{next(self._ids)}" if self.instance else \
-            f"t{next(self._ids)}"
+        table_id = self._new_table_id()
         assert self.store is not None
         table = Table(table_id, env, preset or env.default_preset, config, seed, seats,
                       self.store, TableOptions(**(self.options | {"on_bot_failure": policy,
                                                                   "on_timeout": on_timeout or
                                                                   self.options.get("on_timeout")})))
         self.tables[table_id] = table
+        if player is not None:
+            self.seat_limits.record(player.identity, table_id, llm_seats(specs))
         return table
+
+    def _check_bots(self, specs: list[str], player: Player | None, ref: Any) -> None:
+        """Only bots the host allows (`bad_seat`), and no more LLM seats than the creator's
+        limits (`limit`; the host's own code, e.g. `parlor sim`, passes no player)."""
+        for i, spec in enumerate(specs):
+            try:
+                refusal = self.bot_policy.refusal(spec)
+            except ValueError as e:  # a malformed LLM spec or its settings
+                raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
+            if refusal is not None:
+                raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {refusal}", ref)
+        if player is not None:
+            try:
+                self.seat_limits.check(player.identity, llm_seats(specs), self.tables)
+            except LimitError as e:
+                raise p.ProtocolError(p.LIMIT, str(e), ref) from None
 
     def _forget_finished_tables(self, keep: int = MAX_FINISHED_TABLES) -> None:
         """Finished games live on in the store; the lobby keeps only the latest few."""
         over = [tid for tid, t in self.tables.items() if t.status == "over"]
         for tid in over[:max(0, len(over) - keep)]:
             del self.tables[tid]
+            self._opened.pop(tid, None)
 
     def _table(self, req: p.Request) -> Table:
         table = self.tables.get(req["table_id"])
         if table is None:
-            raise p.ProtocolError(p.UNKNOWN_TABLE, f"no table {req['table_id']!r}", req.id)
+            raise self._missing_table(req["table_id"], req.id)
         return table
+
+    def _new_table_id(self) -> str:
+        """`t<n>` (`<instance>.t<n>` for a named server), n from the store's counter for this
+        instance: an id never comes back, so a client returning after a restart never lands
+        at a stranger's table."""
+        assert self.store is not None
+        number = self.store.next_table_number(self.instance)
+        if self._first_number is None:
+            self._first_number = number
+        return f"{self.instance}.t{number}" if self.instance else f"t{number}"
+
+    def _missing_table(self, table_id: str, ref: Any) -> p.ProtocolError:
+        """The error for a table this server does not have: `table_gone` saying what became of
+        it when this server had it (a previous run, or a finished table since dropped from the
+        lobby), `unknown_table` otherwise."""
+        assert self.store is not None
+        prefix = f"{self.instance}.t" if self.instance else "t"
+        digits = table_id[len(prefix):] if table_id.startswith(prefix) else ""
+        number = int(digits) if digits.isascii() and digits.isdigit() else None
+        before = number is not None and number < (self._first_number or number + 1) and \
+            number <= self.store.last_table_number(self.instance)
+        game = self.store.game_at_table(table_id) if number is not None else None
+        if game is None:
+            if before:
+                return p.ProtocolError(p.TABLE_GONE, f"the server restarted; table {table_id} "
+                                                     f"was still waiting for players and was "
+                                                     f"closed", ref)
+            return p.ProtocolError(p.UNKNOWN_TABLE, f"no table {table_id!r}", ref)
+        result = game["result"] or {}
+        if game["status"] == "finished":
+            winners = sorted({game["identities"][s].removeprefix("human:")
+                              for s in result.get("winners") or ()
+                              if s < len(game["identities"])})
+            outcome = ("a draw" if result.get("draw") else
+                       f"won by {', '.join(winners)}" if winners else game["reason"] or "over")
+            ended = f"the game at table {table_id} has ended ({outcome})"
+        elif game["status"] == "running" or (game["reason"] or "").startswith(
+                ("interrupted", "server shut down")):  # the server stopped, or was killed
+            ended = f"the game at table {table_id} was stopped and is void (not rated)"
+        else:
+            ended = (f"the game at table {table_id} ended void (not rated): "
+                     f"{game['reason'] or 'no reason given'}")
+        where = "the server restarted; " if before else ""
+        return p.ProtocolError(p.TABLE_GONE, f"{where}{ended}", ref)
 
     async def _on_join(self, conn: Connection, req: p.Request) -> None:
         await self._join(conn, self._table(req), req.get("seat"), req.id)
@@ -392,13 +576,17 @@ class Server:
             raise p.ProtocolError(p.STALE_TURN, f"turn {req['turn']} is stale; the current "
                                                 f"turn is {seat.turn}", req.id)
         try:
-            await table.submit(seat, req["action"], turn=seat.turn)
+            await table.submit(seat, req["action"], turn=req["turn"])
+        except StaleTurnError as e:  # another answer to this turn got in first
+            raise p.ProtocolError(p.STALE_TURN, str(e), req.id) from None
         except NotYourTurnError as e:
             raise p.ProtocolError(p.NOT_YOUR_TURN, str(e), req.id) from None
         except GameOverError as e:
             raise p.ProtocolError(p.GAME_OVER, str(e), req.id) from None
         except (EngineError, TypeError) as e:
             raise p.ProtocolError(p.BAD_ACTION, str(e), req.id) from None
+        except ActionFailed as e:  # the game has ended as void; everyone got game_over
+            raise p.ProtocolError(p.INTERNAL, str(e), req.id) from None
 
     async def _on_leave(self, conn: Connection, req: p.Request) -> None:
         table = self._table(req)

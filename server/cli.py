@@ -12,6 +12,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from server.limits import Limits
+
 DB_HELP = ("SQLite file (default: $PARLOR_HOME/parlor.db, else $XDG_DATA_HOME/parlor/parlor.db, "
            "else ~/.local/share/parlor/parlor.db)")
 INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # it goes into table ids ("w1.t3") and the games
@@ -30,7 +32,8 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run a game server")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--port", type=_port, default=8765,
+                       help="port to listen on, 0..65535 (0: any free port; default 8765)")
     serve.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
     serve.add_argument("--turn-timeout", type=float, default=300.0,
                        help="seconds a human has for one decision (then --on-timeout applies)")
@@ -46,6 +49,34 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="run N server processes on ports PORT .. PORT+N-1, all on --db, "
                             "named w1..wN (or NAME-1..NAME-N): one core each (default 1)")
+    serve.add_argument("--allow-bots", default=None, metavar="PATTERNS",
+                       help="comma-separated bot specs this server seats, globs allowed, e.g. "
+                            "'scripted:*,random,openai:gpt-4o-mini,"
+                            "openai-compatible:*@http://localhost:11434/v1' (default: "
+                            "scripted:*,random; see docs/operations.md)")
+    serve.add_argument("--bots-config", default=None, metavar="FILE",
+                       help="JSON or .toml file: allow (patterns), keys ({base URL: ENV_VAR} "
+                            "for openai-compatible servers), max_llm_seats, "
+                            "max_llm_seats_per_hour")
+    serve.add_argument("--max-llm-seats", type=int, default=None, metavar="N",
+                       help="LLM seats a player may hold at once (default 4; 0: no limit)")
+    serve.add_argument("--max-llm-seats-per-hour", type=int, default=None, metavar="N",
+                       help="LLM seats a player may create per hour (default 20; 0: no limit)")
+    limits = Limits()
+    serve.add_argument("--max-tables", type=_positive, default=limits.tables_total, metavar="N",
+                       help="open tables on this server at once (default %(default)s)")
+    serve.add_argument("--tables-per-player", type=_positive, default=limits.tables_per_player,
+                       metavar="N", help="open tables one player may create (default %(default)s)")
+    serve.add_argument("--waiting-expiry", type=_positive, default=limits.waiting_expiry / 60,
+                       metavar="MIN", help="minutes a table may wait for players before it "
+                                           "closes (default %(default)g)")
+    serve.add_argument("--connections-per-address", type=_positive,
+                       default=limits.connections_per_address, metavar="N",
+                       help="open connections from one address (default %(default)s)")
+    serve.add_argument("--messages-per-second", type=_positive,
+                       default=limits.messages_per_second, metavar="N",
+                       help="messages a connection may send per second, sustained "
+                            "(default %(default)g)")
 
     sim = sub.add_parser("sim", help="play bot games headless and print a summary")
     sim.add_argument("env", help="environment id (see `parlor envs`)")
@@ -96,12 +127,70 @@ def default_db(environ: Mapping[str, str] | None = None) -> Path:
     return Path.home() / ".local" / "share" / "parlor" / "parlor.db"
 
 
+def _positive(text: str) -> float:
+    """argparse type of a limit: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    return value
+
+
+def _port(text: str) -> int:
+    """argparse type of --port."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0..65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports are 0..65535 (0: any "
+                                         f"free port)")
+    return port
+
+
 def _database(args: argparse.Namespace) -> str:
-    """The database this command uses (--db, else `default_db()`), announced on stderr."""
+    """The database this command uses (--db, else `default_db()`), announced on stderr once it
+    is known to open; exit 2 with the reason in one line if it does not."""
     db = Path(args.db).expanduser() if args.db else default_db()
     args.db = str(db.absolute())
+    problem = _database_problem(Path(args.db))
+    if problem is not None:
+        print(f"parlor: cannot open the database {args.db}: {problem}", file=sys.stderr,
+              flush=True)
+        raise SystemExit(2)
     print(f"Parlor database: {args.db}", file=sys.stderr, flush=True)
     return args.db
+
+
+def _database_problem(db: Path) -> str | None:
+    """Why the database at `db` cannot be used, or None: its folder is made if need be and the
+    file opened (and brought to the current schema) as the server will open it."""
+    import asyncio
+    import sqlite3
+
+    from server.store import Store
+
+    folder = db.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if db.is_dir():
+        return "it is a folder; give the path of a file in it (e.g. parlor.db)"
+
+    async def open_and_close() -> None:
+        store = await Store.open(db)
+        await store.close()
+    try:
+        asyncio.run(open_and_close())
+    except OSError as e:
+        where = f" ({e.filename})" if e.filename and str(e.filename) != str(db) else ""
+        return f"{(e.strerror or str(e)).lower()}{where}"
+    except (sqlite3.Error, RuntimeError) as e:
+        return str(e)
+    return None
 
 
 def _cmd_envs() -> int:
@@ -116,8 +205,14 @@ def _cmd_envs() -> int:
 
 def _check_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """parser.error (exit 2) on options that cannot work together."""
+    from server.policy import BotPolicy, PolicyError
     from server.workers import instance_names
 
+    try:  # the host's bots: a bad pattern or config file is a bad argument
+        args.bot_policy = BotPolicy.from_options(args.allow_bots, args.bots_config,
+                                                 args.max_llm_seats, args.max_llm_seats_per_hour)
+    except PolicyError as e:
+        parser.error(str(e))
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     if args.instance is not None and not INSTANCE.fullmatch(args.instance):

@@ -8,10 +8,16 @@ import threading
 from typing import Any
 
 from server.app import Server
+from server.limits import UNLIMITED
+from server.policy import BotPolicy
 
 
 class EmbeddedServer:
     def __init__(self, db_path: str, **options: Any) -> None:
+        # Local play: the user's own machine and keys, so every bot and no LLM seat limits
+        # (server/policy.py, BotPolicy.local; docs/llm-bots.md).
+        options.setdefault("bot_policy", BotPolicy.local())
+        options.setdefault("limits", UNLIMITED)  # one person's own server
         self._server = Server(db_path, **options)
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()

@@ -1,12 +1,18 @@
 """THE choke point for game data: every message that carries a view or events is built here,
-for one recipient seat (None = spectator), from that recipient's view and visible events only."""
+for one recipient seat (None = spectator), from that recipient's view and visible events only.
+
+Events are numbered for their recipient (`Numbering`): `seq` counts the events that recipient
+may see and `step` the actions it may know of, so that neither number betrays an event or an
+action hidden from it (an opponent's retried invalid answer, a private notice)."""
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Event
+from engine.core import Event, Game
 from engine.outcome import seat_outcome
 from server.protocol import message
 from server.ratings import Rating
@@ -16,8 +22,86 @@ if TYPE_CHECKING:
 
 
 RECENT_EVENTS = 100  # events a late joiner (spectator, resumed player) gets with the view
+RECENT_EVENTS_CHARS = 24_000  # and it gets fewer once their texts and data pass about this
 HISTORY_PAGE = 200  # most events in one `history` reply
 HISTORY_PAGE_CHARS = 48_000  # and a page stops once its event texts and data pass about this
+
+
+class Numbering:
+    """One game's events as each recipient counts them. The engine numbers every event (`seq`)
+    and action (`step`) of the game; a recipient is shown `seq` = how many events it may see
+    came before, and `step` = the event's step less the actions before it that left it no
+    visible event. So a spectator's (or an opponent's) numbers are exactly those of the same
+    game without the events and actions hidden from them, and a client can tell a gap (events
+    it missed) from events it may not see. Reads the game's log as it grows (catches up on
+    each use), from when the game was made: its opening events belong to no action."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._opening = game.event_count  # the opening events (step 0, before any action)
+        self._known = self._opening  # events read so far
+        self._actions = game.step  # actions read so far
+        recipients: list[int | None] = [None, *range(game.players)]
+        # Per recipient, ascending: the seqs of the events it may not see, and the steps of the
+        # actions that left it no visible event.
+        self._hidden: dict[int | None, array[int]] = {r: array("q") for r in recipients}
+        self._hidden_steps: dict[int | None, array[int]] = {r: array("q") for r in recipients}
+        for r in recipients:  # an opening event may be private too (a dealt role, say)
+            self._hide(r, 0, self._opening, game.events_for(r, 0))
+
+    def _hide(self, r: int | None, start: int, stop: int, seen: Iterable[Event]) -> set[int]:
+        """Note the seqs in [start, stop) that `r` does not see (`seen` lists what it does);
+        returns the steps of the events it sees."""
+        hidden, steps, at = self._hidden[r], set(), start
+        for e in seen:
+            if e.seq >= stop:
+                break
+            hidden.extend(range(at, e.seq))
+            at = e.seq + 1
+            steps.add(e.step)
+        hidden.extend(range(at, stop))
+        return steps
+
+    def sync(self) -> int:
+        """Read the events and actions made since the last call; returns the events known."""
+        game = self.game
+        count, actions = game.event_count, game.step
+        if count == self._known and actions == self._actions:
+            return count
+        for r, steps in self._hidden_steps.items():
+            seen = self._hide(r, self._known, count, game.events_for(r, self._known))
+            # An action's events all come at once, after the events of earlier actions; events
+            # made outside any action (a void game's) carry the step of the next action.
+            steps.extend(j for j in range(self._actions, actions) if j not in seen)
+        self._known, self._actions = count, actions
+        return count
+
+    def seq(self, r: int | None, seq: int) -> int:
+        """The number `r` sees for the event `seq` (one it may see)."""
+        return seq - bisect_left(self._hidden[r], seq)
+
+    def step(self, r: int | None, step: int) -> int:
+        return step - bisect_left(self._hidden_steps[r], step)
+
+    def game_seq(self, r: int | None, shown: int) -> int:
+        """The game's seq of the event `r` numbers `shown` (or of where it would come): the
+        least g with g - (hidden seqs <= g) >= shown."""
+        hidden = self._hidden[r]
+        lo, hi = max(shown, 0), max(shown, 0) + len(hidden)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if mid - bisect_right(hidden, mid) >= shown:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+
+def _numbering(table: Table) -> Numbering:
+    numbering = table.numbering
+    assert numbering is not None and numbering.game is table.game
+    numbering.sync()
+    return numbering
 
 
 def _describer(table: Table) -> Callable[[Event, int | None], str]:
@@ -26,21 +110,39 @@ def _describer(table: Table) -> Callable[[Event, int | None], str]:
     return lambda e, seat: describe(e, seat, name=name)
 
 
-def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str]
-                ) -> dict[str, Any]:
-    return {"seq": e.seq, "step": e.step, "clock": dict(e.clock), "type": e.type,
-            "data": dict(e.data), "text": describe(e, seat)}
+def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str],
+                numbering: Numbering) -> dict[str, Any]:
+    return {"seq": numbering.seq(seat, e.seq), "step": numbering.step(seat, e.step),
+            "clock": dict(e.clock), "type": e.type, "data": dict(e.data),
+            "text": describe(e, seat)}
 
 
-def events_message(table: Table, seat: int | None, events: Iterable[Event]) -> dict[str, Any]:
-    """New events visible to `seat`, with its current view and the view rendered as text."""
+def events_message(table: Table, seat: int | None, events: Iterable[Event]
+                   ) -> dict[str, Any] | None:
+    """New events visible to `seat`, with its current view and the view rendered as text;
+    None when `seat` may see none of them (then it is sent nothing: not even that something
+    happened)."""
+    game = table.game
+    assert game is not None
+    visible = [e for e in events if e.visible(seat)]
+    if not visible:
+        return None
+    return _events_message(table, seat, visible)
+
+
+def _events_message(table: Table, seat: int | None, visible: list[Event]) -> dict[str, Any]:
     game = table.game
     assert game is not None
     view = game.view(seat)
-    describe = _describer(table)
+    describe, numbering = _describer(table), _numbering(table)
     return message("event", table_id=table.id, seat=seat,
-                   events=[_event_json(e, seat, describe) for e in events if e.visible(seat)],
+                   events=[_event_json(e, seat, describe, numbering) for e in visible],
                    view=view, text=table.env.render(view))
+
+
+def _size(item: Mapping[str, Any]) -> int:
+    """About how much an event adds to a message (its transcript line and its data)."""
+    return len(item["text"]) + len(repr(item["data"]))
 
 
 def history_page(table: Table, seat: int | None, since: int, limit: int = HISTORY_PAGE
@@ -53,13 +155,13 @@ def history_page(table: Table, seat: int | None, since: int, limit: int = HISTOR
     page: list[dict[str, Any]] = []
     size = 0
     next_seq: int | None = None
-    describe = _describer(table)
-    for e in game.events_for(seat, max(since, 0), limit + 1):
+    describe, numbering = _describer(table), _numbering(table)
+    for e in game.events_for(seat, numbering.game_seq(seat, since), limit + 1):
         if len(page) >= limit or size > HISTORY_PAGE_CHARS:
-            next_seq = e.seq
+            next_seq = numbering.seq(seat, e.seq)
             break
-        item = _event_json(e, seat, describe)
-        size += len(item["text"]) + len(repr(item["data"]))
+        item = _event_json(e, seat, describe, numbering)
+        size += _size(item)
         page.append(item)
     return message("history", table_id=table.id, seat=seat, events=page, next=next_seq)
 
@@ -95,8 +197,17 @@ def _rating(r: Rating | None) -> dict[str, float] | None:
 
 
 def catch_up_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """The current view and the latest events `seat` may see (for spectators joining late and
-    resumed players); older events are fetched with `history`."""
+    """The current view and the latest events `seat` may see, at most RECENT_EVENTS of them and
+    about RECENT_EVENTS_CHARS of text and data (for spectators joining late and resumed
+    players; older events are fetched with `history`); sent even with no event."""
     game = table.game
     assert game is not None
-    return events_message(table, seat, game.latest_events_for(seat, RECENT_EVENTS))
+    latest = game.latest_events_for(seat, RECENT_EVENTS)
+    describe, size, first = _describer(table), 0, len(latest)
+    while first > 0:  # newest first while the budget lasts (the newest one always goes)
+        e = latest[first - 1]
+        size += len(describe(e, seat)) + len(repr(e.data))
+        if size > RECENT_EVENTS_CHARS and first < len(latest):
+            break
+        first -= 1
+    return _events_message(table, seat, latest[first:])

@@ -8,34 +8,124 @@ engine or the store so the TUI can import it alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from server.jsontext import dumps, dumps_bytes
 
 VERSION = 1
-MAX_MESSAGE_BYTES = 64 * 1024
+MAX_MESSAGE_BYTES = 64 * 1024  # a message's UTF-8 text
+MAX_DEPTH = 32  # arrays and objects inside one another
+MAX_SAFE_INT = 2**53 - 1  # any integer anywhere in a message (JavaScript's safe integers)
+MAX_NUMBER_CHARS = 32  # characters of a number literal
+MAX_ID_CHARS = 64  # a request id
 MAX_NAME_CHARS = 40
-MAX_ACTION_CHARS = 4000
+MAX_TOKEN_CHARS = 200
+MAX_TABLE_ID_CHARS = 64
+MAX_WORD_CHARS = 64  # env ids, presets, policy names, action field names
+MAX_SPEC_CHARS = 300  # a seat spec (an openai-compatible spec names a URL)
+MAX_SEATS = 64
+MAX_SEAT = 999  # seat indices 0..MAX_SEAT
+MAX_ACTION_CHARS = 4000  # action text, and each text value of a structured action
+MAX_ACTION_FIELDS = 64  # entries of a structured action
+MAX_HISTORY_PAGE = 200
 
-# Client -> server: type -> {field: (python types, required)}
-CLIENT_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"name": ((str,), True), "token": ((str,), False)},
-    "list_tables": {},
+
+class _Refusal(Exception):
+    """A field that fails its check: becomes a ProtocolError naming the field."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+Check = Callable[[Any, str], None]  # (value, field name) -> None, or raise _Refusal
+
+
+def _text(max_chars: int, min_chars: int = 1, *, strip: bool = False) -> Check:
+    def check(value: Any, where: str) -> None:
+        if not isinstance(value, str):
+            raise _Refusal(BAD_MESSAGE, f"{where} must be a string")
+        size = len(value.strip()) if strip else len(value)
+        if not min_chars <= size <= max_chars:
+            raise _Refusal(BAD_MESSAGE, f"{where} must be {min_chars}..{max_chars} characters")
+    return check
+
+
+def _int(low: int, high: int = MAX_SAFE_INT) -> Check:
+    def check(value: Any, where: str) -> None:
+        if value.__class__ is not int:  # bool is not an int here
+            raise _Refusal(BAD_MESSAGE, f"{where} must be an integer")
+        if not low <= value <= high:
+            raise _Refusal(BAD_MESSAGE, f"{where} must be in {low}..{high}")
+    return check
+
+
+def _object(value: Any, where: str) -> None:
+    if not isinstance(value, dict):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be an object")
+
+
+def _specs(value: Any, where: str) -> None:
+    if not isinstance(value, list):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be a list of seat specs")
+    if len(value) > MAX_SEATS:
+        raise _Refusal(BAD_MESSAGE, f"{where} may hold at most {MAX_SEATS} seats")
+    spec = _text(MAX_SPEC_CHARS)
+    for i, item in enumerate(value):
+        spec(item, f"{where}[{i}]")
+
+
+def _action(value: Any, where: str) -> None:
+    """Text in the env's syntax, or a flat object of scalar values (a choice, a form)."""
+    if isinstance(value, str):
+        if len(value) > MAX_ACTION_CHARS:
+            raise _Refusal(TOO_LARGE, f"{where} text exceeds {MAX_ACTION_CHARS} characters")
+        return
+    if not isinstance(value, dict):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be text or an object of field values")
+    if len(value) > MAX_ACTION_FIELDS:
+        raise _Refusal(TOO_LARGE, f"{where} has more than {MAX_ACTION_FIELDS} fields")
+    for key, item in value.items():
+        if not 0 < len(key) <= MAX_WORD_CHARS:
+            raise _Refusal(BAD_MESSAGE, f"{where} field names must be 1..{MAX_WORD_CHARS} "
+                                        f"characters")
+        if isinstance(item, str):
+            if len(item) > MAX_ACTION_CHARS:
+                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {MAX_ACTION_CHARS} characters")
+        elif item is not None and not isinstance(item, (bool, int, float)):
+            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be a string, number, boolean or "
+                                        f"null")
+
+
+_TABLE_ID = _text(MAX_TABLE_ID_CHARS)
+_WORD = _text(MAX_WORD_CHARS)
+_SEAT = _int(0, MAX_SEAT)
+
+# Client -> server: type -> {field: (check, required)}
+CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
+    "hello": {"name": (_text(MAX_NAME_CHARS, strip=True), True),
+              "token": (_text(MAX_TOKEN_CHARS), False)},
+    "list_tables": {"env": (_WORD, False), "status": (_WORD, False),
+                    "after": (_TABLE_ID, False), "limit": (_int(1, 1000), False)},
     "list_envs": {},
-    "create_table": {"env": ((str,), True), "preset": ((str,), False),
-                     "config": ((dict,), False), "seats": ((list,), True),
-                     "seed": ((int,), False), "join_seat": ((int,), False),
-                     "on_bot_failure": ((str,), False), "on_timeout": ((str,), False),
-                     "players": ((int,), False)},
-    "join": {"table_id": ((str,), True), "seat": ((int,), False)},
-    "spectate": {"table_id": ((str,), True)},
-    "act": {"table_id": ((str,), True), "turn": ((int,), True), "action": ((str, dict), True)},
-    "leave": {"table_id": ((str,), True)},
-    "resume": {"table_id": ((str,), True)},
-    "leaderboard": {"env": ((str,), True)},
-    "history": {"table_id": ((str,), True), "since": ((int,), False), "limit": ((int,), False)},
+    "create_table": {"env": (_WORD, True), "preset": (_WORD, False),
+                     "config": (_object, False), "seats": (_specs, True),
+                     "seed": (_int(-MAX_SAFE_INT), False), "join_seat": (_SEAT, False),
+                     "on_bot_failure": (_WORD, False), "on_timeout": (_WORD, False),
+                     "players": (_int(1, MAX_SEAT + 1), False)},
+    "join": {"table_id": (_TABLE_ID, True), "seat": (_SEAT, False)},
+    "spectate": {"table_id": (_TABLE_ID, True)},
+    "act": {"table_id": (_TABLE_ID, True), "turn": (_int(0), True), "action": (_action, True)},
+    "leave": {"table_id": (_TABLE_ID, True)},
+    "resume": {"table_id": (_TABLE_ID, True)},
+    "leaderboard": {"env": (_WORD, True)},
+    "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
+                "limit": (_int(1, MAX_HISTORY_PAGE), False)},
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
@@ -49,7 +139,9 @@ UNKNOWN_TYPE = "unknown_type"
 BAD_VERSION = "bad_version"
 NOT_HELLO = "hello_required"
 NAME_TAKEN = "name_taken"
+BAD_NAME = "bad_name"  # a name with invisible or direction-changing characters
 UNKNOWN_TABLE = "unknown_table"
+TABLE_GONE = "table_gone"  # a table a previous run of this server had
 UNKNOWN_ENV = "unknown_env"
 BAD_CONFIG = "bad_config"
 BAD_SEAT = "bad_seat"
@@ -60,6 +152,11 @@ STALE_TURN = "stale_turn"
 GAME_OVER = "game_over"
 BAD_ACTION = "bad_action"
 INTERNAL = "internal"
+TOO_DEEP = "too_deep"
+BAD_TEXT = "bad_text"
+BAD_NUMBER = "bad_number"
+RATE_LIMITED = "rate_limited"  # more messages than the server's rate: this one was not read
+LIMIT = "limit"  # a host limit (open tables per player or in all, LLM seats) was reached
 
 
 class ProtocolError(Exception):
@@ -86,43 +183,165 @@ class Request:
 
 
 def parse_client_message(raw: str | bytes) -> Request:
-    """Validate one client message; raise ProtocolError with a precise code and message."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(TOO_LARGE, f"message of {len(raw)} bytes exceeds the limit of "
+    """Validate one client message; raise ProtocolError with a precise code and message.
+
+    In order: size, UTF-8, nesting depth (a scan of the text, before any parsing), JSON, the
+    request id, every string (no lone surrogates) and number (|n| <= MAX_SAFE_INT: a huge
+    literal is never converted) anywhere in it, then the version, type and each field's type
+    and range. Nothing refused here reaches a table."""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(TOO_LARGE, f"message of {size} bytes exceeds the limit of "
                                        f"{MAX_MESSAGE_BYTES}")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(BAD_JSON, f"not valid UTF-8 text: {exc.reason} at byte "
+                                          f"{exc.start}") from None
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
+        raise ProtocolError(TOO_DEEP, f"arrays and objects nest deeper than {MAX_DEPTH}")
     try:
-        msg = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError(BAD_JSON, f"not valid JSON: {exc}") from None
+        msg = json.loads(raw, parse_int=_parse_int, parse_float=_parse_float,
+                         parse_constant=_BadNumber)
+    except ValueError as exc:  # JSONDecodeError; a lone surrogate in UTF-8 text
+        raise ProtocolError(BAD_JSON, f"not valid JSON: {_clip(str(exc))}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(BAD_MESSAGE, "a message must be a JSON object")
     ref = msg.get("id")
-    if msg.get("v") != VERSION:
-        raise ProtocolError(BAD_VERSION, f"protocol version must be {VERSION}, got "
-                                         f"{msg.get('v')!r}", ref)
+    try:
+        _check_id(ref)
+    except _Refusal as exc:
+        raise ProtocolError(exc.code, exc.message) from None
     kind = msg.get("type")
-    if kind not in CLIENT_MESSAGES:
-        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {kind!r}; valid types: "
-                                          f"{', '.join(CLIENT_MESSAGES)}", ref)
+    prefix = kind if isinstance(kind, str) and kind in CLIENT_MESSAGES else "message"
+    try:
+        _check_values(msg, prefix)
+    except _Refusal as exc:
+        raise ProtocolError(exc.code, exc.message, ref) from None
+    version = msg.get("v")
+    if version.__class__ is not int or version != VERSION:  # not true, not 1.0
+        raise ProtocolError(BAD_VERSION, f"protocol version must be {VERSION}, got "
+                                         f"{_clip(repr(version))}", ref)
+    if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:  # a list is unhashable
+        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {_clip(repr(kind))}; valid "
+                                          f"types: {', '.join(CLIENT_MESSAGES)}", ref)
     schema = CLIENT_MESSAGES[kind]
     body = {k: v for k, v in msg.items() if k not in ("v", "type", "id")}
-    for name, (types, required) in schema.items():
+    extra = sorted(set(body) - set(schema))
+    if extra:
+        raise ProtocolError(BAD_MESSAGE, f"{kind} has unknown field(s) "
+                                         f"{_clip(', '.join(extra))}", ref)
+    for name, (check, required) in schema.items():
         if name not in body:
             if required:
                 raise ProtocolError(BAD_MESSAGE, f"{kind} needs the field {name!r}", ref)
             continue
-        value = body[name]
-        if isinstance(value, bool) or not isinstance(value, types):
-            wanted = " or ".join(t.__name__ for t in types)
-            raise ProtocolError(BAD_MESSAGE, f"{kind}.{name} must be {wanted}", ref)
-    extra = sorted(set(body) - set(schema))
-    if extra:
-        raise ProtocolError(BAD_MESSAGE, f"{kind} has unknown field(s) {', '.join(extra)}", ref)
-    if kind == "hello" and not 0 < len(body["name"].strip()) <= MAX_NAME_CHARS:
-        raise ProtocolError(BAD_MESSAGE, f"name must be 1..{MAX_NAME_CHARS} characters", ref)
-    if kind == "act" and isinstance(body["action"], str) and len(body["action"]) > MAX_ACTION_CHARS:
-        raise ProtocolError(TOO_LARGE, f"action text exceeds {MAX_ACTION_CHARS} characters", ref)
+        try:
+            check(body[name], f"{kind}.{name}")
+        except _Refusal as exc:
+            raise ProtocolError(exc.code, exc.message, ref) from None
     return Request(kind, ref, body)
+
+
+_BRACKETS_AND_QUOTES = re.compile(r'["\\\[\]{}]')
+
+
+def _depth(text: str) -> int:
+    """How deep arrays and objects nest in JSON text (brackets inside strings do not count),
+    found by one pass over its brackets and quotes: no parser recursion. Stops past MAX_DEPTH."""
+    depth = deepest = 0
+    in_string = False
+    escaped = -1  # the index of a character a backslash escapes
+    for match in _BRACKETS_AND_QUOTES.finditer(text):
+        i = match.start()
+        if i == escaped:
+            continue
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                escaped = i + 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+class _BadNumber:
+    """Stands in for a number the protocol refuses, so the refusal can name its field."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _parse_int(literal: str) -> int | _BadNumber:
+    # Checked before conversion: Python refuses (slowly) to convert over 4,300 digits.
+    if len(literal) > MAX_NUMBER_CHARS:
+        return _BadNumber(literal)
+    value = int(literal)
+    return value if -MAX_SAFE_INT <= value <= MAX_SAFE_INT else _BadNumber(literal)
+
+
+def _parse_float(literal: str) -> float | _BadNumber:
+    if len(literal) > MAX_NUMBER_CHARS:
+        return _BadNumber(literal)
+    value = float(literal)
+    return value if math.isfinite(value) else _BadNumber(literal)
+
+
+def _check_id(ref: Any) -> None:
+    if ref is None or (ref.__class__ is int and -MAX_SAFE_INT <= ref <= MAX_SAFE_INT):
+        return
+    if isinstance(ref, str) and len(ref) <= MAX_ID_CHARS and _is_text(ref):
+        return
+    raise _Refusal(BAD_MESSAGE, f"id must be an integer, a string of at most {MAX_ID_CHARS} "
+                                f"characters, or absent")
+
+
+def _check_values(value: Any, where: str) -> None:
+    """Every string is Unicode text and every number in range, wherever it sits (recursion is
+    bounded: the depth was checked before parsing)."""
+    if isinstance(value, str):
+        if not _is_text(value):
+            raise _Refusal(BAD_TEXT, f"{where} is not valid Unicode text (a lone surrogate)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not _is_text(key):
+                raise _Refusal(BAD_TEXT, f"a field name in {where} is not valid Unicode text "
+                                         f"(a lone surrogate)")
+            _check_values(item, f"{where}.{_clip(key, 40)}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_values(item, f"{where}[{i}]")
+    elif isinstance(value, _BadNumber):
+        raise _Refusal(BAD_NUMBER, f"{where} is a number out of range (a literal of "
+                                   f"{len(value.literal)} characters; numbers must be finite, "
+                                   f"integers within ±{MAX_SAFE_INT}, literals at most "
+                                   f"{MAX_NUMBER_CHARS} characters)")
+
+
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """A refused value quoted back, never longer than `limit`."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def message(type: str, ref: Any = None, **body: Any) -> dict[str, Any]:

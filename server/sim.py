@@ -24,6 +24,7 @@ from engine.outcome import outcome_counts
 from engine.registry import env_ids, get
 from server import protocol as p
 from server.app import Server
+from server.policy import BotPolicy
 from server.progress import Progress
 from server.seating import SeatingError, resolve_seats, split_spec
 from server.store import Store
@@ -205,7 +206,8 @@ class Games:
                    *, db: str, instance: str, numbers: range | None = None) -> Games:
         # Nobody watches a sim: each game is written in one transaction at its end (a kill loses
         # the games under way, which are replayed by nobody; see docs/architecture.md).
-        server = Server(db, durability="game", instance=instance)
+        server = Server(db, durability="game", instance=instance,
+                        bot_policy=BotPolicy.command_line())  # the user's own --seat specs
         server.store = await Store.open(db, instance)
         return cls(server, args, overrides, summary,
                    range(args.games) if numbers is None else numbers)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import ActionRecord, Event, GameRecord, Result
+from server import names
 from server.jsontext import dumps
 
 log = logging.getLogger("parlor.store")
@@ -118,6 +119,24 @@ MIGRATIONS: list[str] = [
         SELECT g.id, CAST(s.key AS INTEGER), m.key, m.value
         FROM games g, json_each(g.metrics, '$.seats') s, json_each(s.value) m;
     CREATE TABLE texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
+    """,
+    # Issue 10: one person per look of a name (server/names.py's skeleton, unique; for the
+    # people already here the oldest keeps a look several share, the others lose the name), and
+    # table ids that never repeat (the last table number each server instance gave out, taken
+    # from the games for the servers that ran before).
+    """
+    ALTER TABLE players ADD COLUMN skeleton TEXT;
+    UPDATE players SET skeleton = name_skeleton(name) WHERE kind = 'human';
+    UPDATE players SET skeleton = NULL WHERE id IN (
+        SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY skeleton ORDER BY created, id)
+                        AS r FROM players WHERE skeleton IS NOT NULL) WHERE r > 1);
+    CREATE UNIQUE INDEX players_skeleton ON players(skeleton);
+    CREATE TABLE table_numbers (instance TEXT PRIMARY KEY, last INTEGER NOT NULL);
+    INSERT INTO table_numbers (instance, last)
+        SELECT coalesce(instance, ''),
+               max(CAST(substr(table_id, length(coalesce(instance || '.', '')) + 2) AS INTEGER))
+        FROM games WHERE table_id GLOB coalesce(instance || '.', '') || 't[0-9]*'
+        GROUP BY coalesce(instance, '');
     """,
 ]
 
@@ -217,6 +236,7 @@ class Store:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
+            conn.create_function("name_skeleton", 1, names.skeleton, deterministic=True)
             cls._migrate(conn)
         except BaseException:
             conn.close()
@@ -353,30 +373,82 @@ class Store:
         return await self.write(work)
 
     async def claim_name(self, name: str, token: str | None, new_token: str
-                         ) -> tuple[str, str] | None:
-        """Who a person saying hello is, as (name, token); None when the name belongs to someone
-        else. A token vouches only for its own name (two people on one machine may offer
-        each other's token); an unclaimed name is claimed with `new_token`. Only a hash of each
-        token is stored."""
-        def work(c: sqlite3.Connection) -> tuple[str, str] | None:
+                         ) -> tuple[str, str]:
+        """Who a person saying hello is, as (name as stored, token). `name` is already
+        `names.normalise`d. A token vouches only for its own name, compared by `names.same`
+        ("ALICE" is alice's; two people on one machine may offer each other's token); a name
+        nobody's name looks like (`names.skeleton`) is claimed with `new_token`. Raises
+        `names.NameTaken` when the name, or one too close to it, is someone else's. Only a hash
+        of each token is stored."""
+        look = names.skeleton(name)
+
+        def work(c: sqlite3.Connection) -> tuple[str, str]:
             if token:
                 row = c.execute("SELECT name FROM players WHERE kind = 'human' AND "
-                                "token_hash = ?", (_hash(token),)).fetchone()
-                if row is not None and row[0] == name:
+                                "token_hash = ? AND skeleton IS NOT NULL",
+                                (_hash(token),)).fetchone()
+                if row is not None and names.same(row[0], name):
                     return row[0], token
+            holder = c.execute("SELECT name, token_hash FROM players WHERE skeleton = ?",
+                               (look,)).fetchone()
+            if holder is not None:
+                if not names.same(holder[0], name):
+                    raise names.NameTaken(f"the name {name!r} is too close to an existing name "
+                                          f"({holder[0]!r}); choose another name")
+                if holder[1] is not None:
+                    raise names.NameTaken(f"the name {name!r} belongs to another player here; "
+                                          f"choose another name (or say hello with your token)")
+                # played before names were claimed: the first to come back claims it
+                c.execute("UPDATE players SET token_hash = ? WHERE skeleton = ?",
+                          (_hash(new_token), look))
+                return holder[0], new_token
             row = c.execute("SELECT token_hash FROM players WHERE identity = ?",
                             (f"human:{name}",)).fetchone()
-            if row is not None and row[0] is not None:
-                return None
             if row is None:
-                c.execute("INSERT INTO players (name, kind, identity, created, token_hash) "
-                          "VALUES (?, 'human', ?, ?, ?)",
-                          (name, f"human:{name}", time.time(), _hash(new_token)))
-            else:  # played before names were claimed: the first to come back claims it
-                c.execute("UPDATE players SET token_hash = ? WHERE identity = ?",
-                          (_hash(new_token), f"human:{name}"))
+                c.execute("INSERT INTO players (name, kind, identity, created, token_hash, "
+                          "skeleton) VALUES (?, 'human', ?, ?, ?, ?)",
+                          (name, f"human:{name}", time.time(), _hash(new_token), look))
+            elif row[0] is None:  # a seat stored without a claim (no look yet): claimed now
+                c.execute("UPDATE players SET token_hash = ?, skeleton = ? WHERE identity = ?",
+                          (_hash(new_token), look, f"human:{name}"))
+            else:
+                raise names.NameTaken(f"the name {name!r} belongs to another player here; "
+                                      f"choose another name")
             return name, new_token
         return await self.write(work)
+
+    def next_table_number(self, instance: str) -> int:
+        """The next number for a table of server `instance`, committed before it is given out
+        (its own short transaction), so table ids never repeat, across restarts too."""
+        c = self._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            (number,) = c.execute(
+                "INSERT INTO table_numbers (instance, last) VALUES (?, 1) ON CONFLICT "
+                "(instance) DO UPDATE SET last = last + 1 RETURNING last", (instance,)).fetchone()
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        return number
+
+    def last_table_number(self, instance: str) -> int:
+        """The last table number server `instance` gave out (0: none yet)."""
+        rows = self._read("SELECT last FROM table_numbers WHERE instance = ?", (instance,))
+        return rows[0][0] if rows else 0
+
+    def game_at_table(self, table_id: str) -> dict[str, Any] | None:
+        """The latest game played at `table_id`: its id, status, reason, result (decoded) and
+        seat identities in order; None if no game was ever stored there."""
+        rows = self._read("SELECT id, status, reason, result FROM games WHERE table_id = ? "
+                          "ORDER BY id DESC LIMIT 1", (table_id,))
+        if not rows:
+            return None
+        game = dict(rows[0])
+        game["result"] = json.loads(game["result"]) if game["result"] else None
+        game["identities"] = [r[0] for r in self._read(
+            "SELECT identity FROM seats WHERE game_id = ? ORDER BY seat", (game["id"],))]
+        return game
 
     async def create_game(self, *, table_id: str, env: str, rules_version: str,
                           preset: str | None, config: Mapping[str, Any], seed: int,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bots.base import Bot, Decision
-from engine.core import Config, Env, Event, Game
+from engine.core import Config, EngineError, Env, Event, Game
 from server import outbound, ratings
 from server.protocol import message
 from server.store import Rows, Store, event_rows
@@ -32,6 +32,21 @@ BOT_FAILURE_POLICIES = ("void", "default", "wait")
 TIMEOUT_POLICIES = ("default", "void")
 YIELD_EVERY = 32  # decisions a bot task makes before it lets the rest of the loop run
 DURABILITY = ("action", "game")
+# A scripted decision that takes longer holds up every table on the loop for too long: that
+# seat decides in a worker thread from then on. Every scripted bot decides well under it at the
+# envs' largest configs (benchmarks/table_costs.py); a thread hop would cost more than a
+# quick decision.
+OFFLOAD_AFTER = 0.02
+
+
+class ActionFailed(Exception):
+    """Applying an action (or storing it, or what follows it) raised something unexpected; the
+    game was ended as void and everyone at the table told. The message has no internals."""
+
+
+class StaleTurnError(Exception):
+    """An `act` answered a turn that is not the seat's outstanding one (any more): checked
+    under the table's lock, so two answers to one turn never both apply."""
 
 
 class Recipient(Protocol):
@@ -120,6 +135,8 @@ class TableOptions:
     bot_retry_delay: float = 10.0  # "wait" policy: seconds between attempts
     durability: str = "action"  # "action": each move committed before it is shown; "game":
     # the game written at its end (only where nothing is shown: `parlor sim`)
+    offload_after: float = OFFLOAD_AFTER  # a scripted decision slower than this (seconds)
+    # moves the seat's later decisions to a worker thread
 
     def __post_init__(self) -> None:
         if self.durability not in DURABILITY:
@@ -140,14 +157,18 @@ class Table:
         self.options = options
         self.spectators: set[Recipient] = set()
         self.game: Game | None = None
+        self.numbering: outbound.Numbering | None = None  # the game's events per recipient
         self.game_id: int | None = None
         self.status = "waiting"
         self.done = asyncio.Event()
         self.game_over_message: dict[str, Any] | None = None
         self._lock = asyncio.Lock()
-        self._turns = 0
+        # Turns issued per seat: numbered per seat, so that a seat's turn numbers say nothing
+        # of other seats' decisions (a retried invalid answer, say).
+        self._turns: Counter[int] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()  # timer-started work, kept referenced
         self._scripted: asyncio.Task[None] | None = None  # decides for bots that never await
+        self._offloaded: set[int] = set()  # seats whose scripted bot decides in a thread
         self._opening: asyncio.Future[None] | None = None  # storing the game's start
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
 
@@ -198,6 +219,7 @@ class Table:
 
     async def start(self) -> None:
         self.game = self.env.new_game(self.config, self.seed, len(self.seats))
+        self.numbering = outbound.Numbering(self.game)
         self.status = "starting"  # not "waiting" (no second start), not yet "playing"
         # Shielded: a shutdown that cancels this start still gets a game row it can close.
         self._opening = asyncio.ensure_future(self._open())
@@ -222,20 +244,38 @@ class Table:
                      decision: Decision | None = None) -> None:
         """Apply one action; commit it and its events; then broadcast and ask for what's next.
 
-        Raises the engine's errors (not your turn, game over) without changing anything."""
+        Raises the engine's errors (not your turn, game over) and TypeError (not an action)
+        without changing anything. Anything else that raises on the way (a rules bug, a store
+        that refuses the action) leaves the game in an unknown state: it ends as void, stored
+        and announced (`_crashed`), and ActionFailed is raised. A person's action carries the
+        `turn` it answers: unless that is still the seat's outstanding turn, StaleTurnError."""
         async with self._lock:
             game = self.game
             assert game is not None
+            if turn is not None and turn != seat.turn and not game.over:
+                raise StaleTurnError(f"turn {turn} is stale; " + (
+                    f"the current turn is {seat.turn}" if seat.turn is not None
+                    else "your decision is not awaited now"))
             meta: dict[str, Any] = {}
             if decision is not None:
                 meta["latency_ms"] = round(decision.latency_ms, 3)
             elif seat.turn is not None:
                 meta["latency_ms"] = round((asyncio.get_running_loop().time() - seat.turn_issued)
                                            * 1000, 3)
-            events = game.act(seat.index, action, meta=meta)
-            if decision is not None:
-                seat.add_usage(decision.usage())
-            await self._commit(seat, events, turn, decision)
+            if not isinstance(action, (str, Mapping)):
+                raise TypeError("an action is text or a mapping of a structured action")
+            step, seen = game.step, game.event_count
+            try:
+                events = game.act(seat.index, action, meta=meta)
+                if decision is not None:
+                    seat.add_usage(decision.usage())
+                await self._commit(seat, events, turn, decision)
+            except Exception as exc:
+                if isinstance(exc, EngineError) and (game.step, game.event_count) == (step, seen):
+                    raise  # refused before anything changed: not your turn, game over
+                await self._crashed(seat, exc)
+                raise ActionFailed(f"the server failed on this move ({type(exc).__name__}); "
+                                   f"the game has ended as void") from None
 
     async def submit_default(self, seat: Seat, reason: str) -> bool:
         """Make the env's default move for a seat that stalled (timeout, failed bot); False
@@ -247,9 +287,32 @@ class Table:
                 return True
             if game.default_action(seat.index) is None:
                 return False
-            events = game.act_default(seat.index, reason)
-            await self._commit(seat, events, seat.turn, None)
+            try:
+                events = game.act_default(seat.index, reason)
+                await self._commit(seat, events, seat.turn, None)
+            except Exception as exc:  # noqa: BLE001 - as in `submit`: the game ends as void
+                await self._crashed(seat, exc)
             return True
+
+    async def _crashed(self, seat: Seat, exc: Exception) -> None:
+        """`seat`'s move raised something unexpected while it was applied, stored or followed
+        up (under the lock): the game may be half-changed, so it can neither go on nor wait.
+        It ends as void (status over in the lobby and the store, the record stored, game_over
+        to everyone at the table). The reason names the error's type only: no internals."""
+        log.error("table %s: seat %s's move failed; voiding the game", self.id, seat.index,
+                  exc_info=exc)
+        game = self.game
+        assert game is not None
+        try:
+            if not game.over:
+                await self._void(f"internal error: the server failed on {seat.name}'s move "
+                                 f"({type(exc).__name__})")
+            elif self.status != "over":  # the move ended the game; what followed failed
+                await self._finish()
+        except Exception:  # noqa: BLE001 - nothing more to do here than say so
+            log.exception("table %s: closing the failed game failed", self.id)
+            self.status = "over"
+            self.done.set()
 
     async def _commit(self, seat: Seat, events: list[Event], turn: int | None,
                       decision: Decision | None) -> None:
@@ -287,9 +350,13 @@ class Table:
     async def _void(self, reason: str) -> None:
         assert self.game is not None
         events = self.game.abort(reason)
-        if self.game_id is not None:
-            await self._store(Rows(events=event_rows(self.game_id, events)))
-        await self._broadcast(events)
+        try:
+            if self.game_id is not None:
+                await self._store(Rows(events=event_rows(self.game_id, events)))
+            await self._broadcast(events)
+        except Exception:  # noqa: BLE001 - a game voided for a failure must still be closed
+            log.exception("table %s: storing or showing the void game's last events failed",
+                          self.id)
         await self._finish()
 
     async def forfeit(self, seat: Seat, status: str, reason: str,
@@ -337,8 +404,8 @@ class Table:
                         lambda seat=seat: [seat] if seat.index in game.pending() else [],
                         f"seat {index}"), name=f"bot-{self.id}-{index}")
             elif seat.turn is None:
-                self._turns += 1
-                seat.turn = self._turns
+                self._turns[index] += 1
+                seat.turn = self._turns[index]
                 seat.turn_issued = loop.time()
                 seat.deadline = loop.time() + self.options.turn_timeout
                 seat.turn_timer = loop.call_at(seat.deadline, self._deadline_passed, seat,
@@ -387,7 +454,26 @@ class Table:
             raise
         except Exception as exc:  # noqa: BLE001 - a bug here must void the game, not stall it
             log.exception("table %s: driving %s crashed", self.id, what)
-            await self.abort(f"internal error driving {what}: {exc}"[:500])
+            try:
+                await self.abort(f"internal error driving {what}: {exc}"[:500])
+            except Exception:  # noqa: BLE001 - logged; the task must end quietly
+                log.exception("table %s: voiding the game after the crash failed", self.id)
+
+    async def _decide_scripted(self, seat: Seat, view: dict[str, Any], legal: dict[str, Any]
+                               ) -> Decision:
+        """A decision of a bot that never awaits: on the loop while the seat's decisions are
+        quick; once one took longer than `offload_after`, in a worker thread from then on, so
+        that a slow bot cannot freeze the other tables (the thread still shares the GIL, but
+        the loop gets it back every few ms)."""
+        assert seat.bot is not None
+        decide = seat.bot.decide(view, legal, seat.memory)
+        if seat.index in self._offloaded:
+            return await asyncio.to_thread(_finish_coroutine, decide)
+        started = time.perf_counter()
+        decision = await decide
+        if time.perf_counter() - started > self.options.offload_after:
+            self._offloaded.add(seat.index)
+        return decision
 
     async def _bot_turn(self, seat: Seat) -> bool:
         """One decision of a bot seat; False when the game was voided instead."""
@@ -399,7 +485,7 @@ class Table:
         for attempt in range(attempts):
             try:
                 if seat.bot.never_awaits:
-                    decision = await seat.bot.decide(view, legal, seat.memory)
+                    decision = await self._decide_scripted(seat, view, legal)
                 else:
                     async with asyncio.timeout(self.options.bot_timeout):
                         decision = await seat.bot.decide(view, legal, seat.memory)
@@ -532,12 +618,16 @@ class Table:
     async def _broadcast(self, events: list[Event]) -> None:
         if not events:
             return
-        messages: dict[int | None, dict[str, Any]] = {}  # one per seat: spectators share one
+        # One message per seat (spectators share one); None: the seat may see none of these
+        # events, so it is sent nothing, not even that something happened.
+        messages: dict[int | None, dict[str, Any] | None] = {}
         for conn, seat in self.recipients():
-            msg = messages.get(seat)
-            if msg is None:
+            if seat in messages:
+                msg = messages[seat]
+            else:
                 msg = messages[seat] = outbound.events_message(self, seat, events)
-            await _safe_send(conn, msg)
+            if msg is not None:
+                await _safe_send(conn, msg)
 
     async def close(self) -> None:
         """Server shutdown: void a game under way (one still starting too) and stop timers."""
@@ -548,6 +638,17 @@ class Table:
             await self.abort("server shut down")
         for task in list(self._tasks):
             task.cancel()
+
+
+def _finish_coroutine(coroutine: Any) -> Any:
+    """Run a coroutine that never awaits (a scripted bot's decision) to its end, in this
+    thread, without a loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("a bot that never awaits awaited")
 
 
 async def _safe_send(conn: Recipient, msg: Mapping[str, Any]) -> None:

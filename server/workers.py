@@ -37,6 +37,11 @@ def worker_argv(args: argparse.Namespace, instance: str, port: int) -> list[str]
             "--disconnect-grace", repr(args.disconnect_grace)]
     if args.on_timeout:
         argv += ["--on-timeout", args.on_timeout]
+    for option in ("allow_bots", "bots_config", "max_llm_seats", "max_llm_seats_per_hour",
+                   "max_tables", "tables_per_player", "waiting_expiry",
+                   "connections_per_address", "messages_per_second"):
+        if getattr(args, option, None) is not None:  # the host's bot policy, for every worker
+            argv += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
     return argv
 
 

@@ -77,7 +77,7 @@ class ParlorApp(App[int]):
             self.client.send("resume", table_id=msg["table"]["id"])
         if msg["type"] == "welcome":
             save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
-        if msg["type"] == "error" and msg.get("code") == "name_taken":
+        if msg["type"] == "error" and msg.get("code") in ("name_taken", "bad_name"):
             self.client.close()
             if isinstance(self.screen, ConnectScreen):
                 self.screen.failed(f"{msg.get('message')} — start again with --name NAME")

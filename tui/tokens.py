@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,15 @@ def _read(path: Path) -> dict[str, Any]:
     return tokens if isinstance(tokens, dict) else {}
 
 
+def _folded(name: str) -> str:
+    """Names the server holds for one person (`ALICE`, `alice`) find one token."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
 def load_token(key: str, name: str, path: Path | None = None) -> str | None:
     entry = _read(path or token_file()).get(key)
     if isinstance(entry, dict):
-        entry = entry.get(name) or entry.get(UNKNOWN)
+        entry = entry.get(_folded(name)) or entry.get(UNKNOWN)
     return entry if isinstance(entry, str) else None
 
 
@@ -47,7 +53,7 @@ def save_token(key: str, name: str, token: str, path: Path | None = None) -> Non
     names = dict(entry) if isinstance(entry, dict) else {UNKNOWN: entry}
     if names.get(UNKNOWN) in (token, None):
         names.pop(UNKNOWN, None)  # an old token found its owner (or there was none)
-    names[name] = token
+    names[_folded(name)] = token
     if names == entry:
         return
     tokens[key] = names

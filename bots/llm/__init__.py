@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from bots.llm.settings import LLMSettings, SettingsError
-from bots.llm.spec import PROVIDERS, LLMSpec, SpecError, is_llm_spec, parse_spec
+from bots.llm.spec import (
+    PROVIDERS,
+    KeyBindings,
+    LLMSpec,
+    SpecError,
+    is_llm_spec,
+    parse_spec,
+)
 
 if TYPE_CHECKING:
     from bots.llm.bot import LLMBot
@@ -22,12 +29,15 @@ SPEC_FORMS = {
 
 
 def make_llm_bot(spec: str, env_id: str, seed: int = 0,
-                 environ: Mapping[str, str] | None = None) -> LLMBot:
-    """Raises ValueError (SpecError, SettingsError, MissingKeyError) naming what is wrong."""
+                 environ: Mapping[str, str] | None = None,
+                 keys: KeyBindings | None = None) -> LLMBot:
+    """Raises ValueError (SpecError, SettingsError, MissingKeyError) naming what is wrong.
+    `keys` binds openai-compatible base URLs to the variables holding their keys; any other
+    openai-compatible server gets no key (bots/llm/spec.py)."""
     from bots.llm.bot import LLMBot
 
-    return LLMBot(parse_spec(spec, environ), env_id, seed, environ=environ)
+    return LLMBot(parse_spec(spec, environ), env_id, seed, environ=environ, keys=keys)
 
 
-__all__ = ["LLMSettings", "LLMSpec", "PROVIDERS", "SPEC_FORMS", "SettingsError", "SpecError",
-           "is_llm_spec", "make_llm_bot", "parse_spec"]
+__all__ = ["KeyBindings", "LLMSettings", "LLMSpec", "PROVIDERS", "SPEC_FORMS", "SettingsError",
+           "SpecError", "is_llm_spec", "make_llm_bot", "parse_spec"]

@@ -23,7 +23,7 @@ from bots.llm.limits import limits_for
 from bots.llm.prices import Price, find_price, load_prices
 from bots.llm.providers import Completion, Provider, make_provider
 from bots.llm.retry import CallRecord, Sleep, call_with_retries
-from bots.llm.spec import LLMSpec
+from bots.llm.spec import PLACEHOLDER_KEY, KeyBindings, LLMSpec
 from bots.prompts import PromptBuilder, builder_for
 
 
@@ -43,12 +43,15 @@ def prompt_hash(builder: type[PromptBuilder]) -> str:
 class LLMBot(Bot):
     def __init__(self, spec: LLMSpec, env_id: str, seed: int = 0, *,
                  environ: Mapping[str, str] | None = None, sleep: Sleep = asyncio.sleep,
-                 provider: Provider | None = None) -> None:
-        key = spec.api_key(environ)
+                 provider: Provider | None = None, keys: KeyBindings | None = None) -> None:
+        """`keys`: openai-compatible base URLs bound to the variables holding their keys (see
+        bots/llm/spec.py); a server not bound there gets no key."""
+        key = spec.api_key(environ, keys)
         if key is None:
             raise MissingKeyError(f"{spec.identity} needs an API key: set {spec.key_var} in the "
                                   f"environment of the process that runs the bot")
         self.spec = spec
+        self.key_from = spec.bound_key_var(environ, keys) if key != PLACEHOLDER_KEY else None
         self.identity = spec.identity
         self.env_id = env_id
         self.builder = builder_for(env_id)
@@ -62,6 +65,7 @@ class LLMBot(Bot):
         return {
             "identity": self.identity, "provider": self.spec.provider, "model": self.spec.model,
             "base_url": self.spec.base_url, "base_url_from": self.spec.base_url_from,
+            "key_from": self.key_from,  # the variable whose key was sent; None: no key
             "sampling": self.spec.settings.to_json(),
             "seed_sent": self.spec.settings.seed is not None and self.spec.provider != "anthropic",
             "prompt": {"builder": type(self.builder).__name__,

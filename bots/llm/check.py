@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bots.base import BotError
 from bots.llm.settings import SettingsError
-from bots.llm.spec import LLMSpec, SpecError, parse_spec
+from bots.llm.spec import LLMSpec, SpecError, command_line_keys, parse_spec
 
 if TYPE_CHECKING:
     from bots.llm.bot import LLMBot
@@ -47,7 +47,9 @@ async def _check(spec: LLMSpec, raw: str, env_id: str, out: Out,
     out(f"✓ spec: {spec.identity} (rated as this; settings are stamped separately)")
     out(f"  endpoint {spec.base_url} ({source})")
 
-    key = spec.api_key(environ)
+    # The URL on the user's own command line is theirs to send their key to.
+    keys = command_line_keys(spec)
+    key = spec.api_key(environ, keys)
     if key is None:
         out(f"✗ API key: {spec.key_var} is not set. Export it in the environment of the process "
             f"that runs the bots (e.g. `export {spec.key_var}=...`), then try again.")
@@ -59,13 +61,14 @@ async def _check(spec: LLMSpec, raw: str, env_id: str, out: Out,
 
     provider = make_provider(spec, key)
     try:
-        return await _probe(spec, raw, env_id, out, environ, provider)
+        return await _probe(spec, raw, env_id, out, environ, provider, keys)
     finally:
         await provider.aclose()
 
 
 async def _probe(spec: LLMSpec, raw: str, env_id: str, out: Out,
-                 environ: Mapping[str, str] | None, provider: Provider) -> int:
+                 environ: Mapping[str, str] | None, provider: Provider,
+                 keys: Mapping[str, str]) -> int:
     from bots.llm.bot import LLMBot
     from bots.llm.providers import ProviderError
     from bots.llm.retry import CallRecord, call_with_retries
@@ -102,7 +105,7 @@ async def _probe(spec: LLMSpec, raw: str, env_id: str, out: Out,
         out(f"• note: the answer was empty (finish reason {done.finish_reason!r}); reasoning "
             f"models may need a larger max_tokens")
 
-    bot = LLMBot(spec, env_id, environ=environ, provider=provider)
+    bot = LLMBot(spec, env_id, environ=environ, provider=provider, keys=keys)
     return await _sample_move(bot, raw, env_id, out)
 
 

@@ -47,6 +47,12 @@ SEAT_KEYS = tuple(str(s) for s in range(PLAYERS))  # seat ids as JSON object key
 HISTORY_WINDOW = 10  # resolved rounds a view holds (every preset's whole game); the rest is the log
 CHAT_WINDOW = 60  # chat messages a view holds (every preset's whole chat)
 _ALL = frozenset(range(PLAYERS))
+# Limits (rules v3): the paper's setup (5 rounds, 1 chat turn) and TextArena's class default
+# (3 chat turns) with headroom, and no larger, so that no message is large: a view carries a
+# window of chat, and its size grows with chat turns and message length.
+MAX_ROUNDS = 50
+MAX_COMMUNICATION_TURNS = 3
+MAX_CHAT_CHARS = 500
 _ONLY = tuple(frozenset((s,)) for s in range(PLAYERS))
 
 
@@ -62,19 +68,19 @@ class IPDConfig(Config):
     max_chat_chars: int = 500
 
     def validate(self) -> None:
-        if not 1 <= self.rounds <= 1000:
-            raise ConfigError(f"rounds must be between 1 and 1000, got {self.rounds}")
-        if not 0 <= self.communication_turns <= 20:
-            raise ConfigError("communication_turns must be between 0 and 20, got "
-                              f"{self.communication_turns}")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ConfigError(f"rounds must be between 1 and {MAX_ROUNDS}, got {self.rounds}")
+        if not 0 <= self.communication_turns <= MAX_COMMUNICATION_TURNS:
+            raise ConfigError(f"communication_turns must be between 0 and "
+                              f"{MAX_COMMUNICATION_TURNS}, got {self.communication_turns}")
         if not self.T > self.R > self.P > self.S:
             raise ConfigError(f"payoffs must satisfy T > R > P > S for a prisoner's dilemma, got "
                               f"T={self.T} R={self.R} P={self.P} S={self.S}")
         if self.reward_rule not in REWARD_RULES:
             raise ConfigError(f"unknown reward_rule {self.reward_rule!r}; valid rules: "
                               f"{', '.join(REWARD_RULES)}")
-        if not 1 <= self.max_chat_chars <= 4000:
-            raise ConfigError(f"max_chat_chars must be between 1 and 4000, got "
+        if not 1 <= self.max_chat_chars <= MAX_CHAT_CHARS:
+            raise ConfigError(f"max_chat_chars must be between 1 and {MAX_CHAT_CHARS}, got "
                               f"{self.max_chat_chars}")
 
 
@@ -300,7 +306,9 @@ class ThreePlayerIPDEnv(Env):
     title = "Three-player Iterated Prisoner's Dilemma"
     description = "Three players chat, then each chooses to cooperate or defect with each other."
     players = (PLAYERS,)
-    rules_version = "2"  # v2: Unicode seat ids with leading zeros, chat cleaned before the cut
+    # v2: Unicode seat ids with leading zeros, chat cleaned before the cut; v3: config limits
+    # (at most 50 rounds, 3 chat turns, 500 characters a message)
+    rules_version = "3"
     Config = IPDConfig
     game_class = IPDGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

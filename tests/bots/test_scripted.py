@@ -2,14 +2,17 @@
 
 import asyncio
 import json
+import random
 from collections.abc import Callable
 
 import pytest
 
 from bots.base import Bot, Decision
 from bots.registry import available, make_bot
+from bots.scripted.colonel_blotto import _draw, expected_outcomes, round_outcome
 from bots.scripted.three_player_ipd import EVERYONE, threat_targets, threatens
 from engine.registry import get
+from engine.sampling import random_action
 
 BLOTTO, IPD = "colonel-blotto", "three-player-ipd"
 
@@ -46,11 +49,11 @@ def assert_legal(action, legal):
     assert total == constraints.get("sum_eq", total)
 
 
-def play(env_id, seats, seed, preset=None):
+def play(env_id, seats, seed, preset=None, overrides=None):
     """Play one game; each seat is a spec or a Bot and sees only its own JSON view and legal
     space, exactly as the server sends them. Scripted moves must be legal. Returns the game."""
     env = get(env_id)
-    game = env.new_game(env.config(preset), seed, len(seats))
+    game = env.new_game(env.config(preset, overrides), seed, len(seats))
     bots = [make_bot(s, env_id, seed * 10 + i) if isinstance(s, str) else s
             for i, s in enumerate(seats)]
     memory = [{} for _ in seats]
@@ -108,6 +111,35 @@ def test_adaptive_punishes_an_opponent_that_answers_its_last_move():
     wins = sum(play(BLOTTO, [Puppet(counter), "scripted:adaptive"], s).result.winners == (1,)
                for s in range(10))
     assert wins >= 8
+
+
+def test_adaptive_scores_its_plans_exactly_as_round_by_round():
+    """Its fast scoring (all samples at once) gives the very sums of round_outcome, added in
+    the same order, so it picks the same plans the plain loop would."""
+    rng = random.Random(7)
+    for fields, units in ((2, 2), (3, 20), (7, 75), (9, 200)):
+        plans = [_draw(fields, units, rng) for _ in range(30)] + [(0,) * fields]
+        samples = [(_draw(fields, units, rng), rng.random()) for _ in range(50)]
+        samples += [(plans[0], 0.5), ((units,) + (0,) * (fields - 1), 0.25)]  # ties, extremes
+        assert expected_outcomes(plans, samples) == [
+            sum(w * round_outcome(plan, p) for p, w in samples) for plan in plans]
+
+
+def test_adaptive_draws_the_random_plans_the_random_sampler_would():
+    for fields, units, seed in ((2, 2, 1), (3, 20, 2), (9, 200, 3)):
+        config = get(BLOTTO).config(None, {"fields": fields, "units": units, "exact_units": True})
+        form = get(BLOTTO).new_game(config, 0, 2).legal(0)
+        names = [f.name for f in form.fields]
+        mine, sampler = random.Random(seed), random.Random(seed)
+        for _ in range(20):  # the same plans, and the two streams stay in step
+            drawn = random_action(form, sampler)
+            assert _draw(fields, units, mine) == tuple(drawn[n] for n in names)
+
+
+def test_adaptive_plays_the_largest_config_legally_and_beats_uniform():
+    largest = {"fields": 9, "units": 200, "rounds": 30, "win_rounds": 30}
+    game = play(BLOTTO, ["scripted:adaptive", "scripted:uniform"], 3, None, largest)
+    assert len(game.history) == 30 and game.result.winners == (0,)
 
 
 def test_adaptive_is_seeded_not_fixed():

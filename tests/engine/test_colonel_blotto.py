@@ -152,9 +152,10 @@ def test_exact_units_rejects_short_allocations_that_the_paper_rule_accepts():
 
 
 @pytest.mark.parametrize(("overrides", "message"), [
-    ({"fields": 1}, "fields must be between 2 and 26"),
-    ({"fields": 27}, "fields must be between 2 and 26"),
+    ({"fields": 1}, "fields must be between 2 and 9"),
+    ({"fields": 10}, "fields must be between 2 and 9"),
     ({"units": 2}, "units must be between the number of fields (3)"),
+    ({"units": 201}, "units must be between the number of fields (3) and 200"),
     ({"rounds": 0}, "rounds must be between 1 and 1000"),
     ({"win_rounds": 10}, "win_rounds must be between 1 and rounds (9), or 0 for a majority (5)"),
     ({"error_allowance": -1}, "error_allowance must be between 0"),
@@ -177,7 +178,7 @@ def test_unknown_preset_and_player_count_are_config_errors():
 
 def test_env_description():
     d = ENV.describe()
-    assert d["id"] == "colonel-blotto" and d["players"] == [2] and d["rules_version"] == "1"
+    assert d["id"] == "colonel-blotto" and d["players"] == [2] and d["rules_version"] == "2"
     assert d["seat_names"] == ["Commander Alpha", "Commander Beta"]
     assert d["presets"]["textarena-0.7.4"]["exact_units"] is True
 

@@ -364,7 +364,7 @@ def test_replay_reproduces_the_game():
     again = ENV.replay(record)
     assert [e.to_json() for e in again.events] == [e.to_json() for e in game.events]
     assert again.result == game.result
-    assert record.rules_version == "2" and record.config["reward_rule"] == "rank"
+    assert record.rules_version == "3" and record.config["reward_rule"] == "rank"
 
 
 # ---------------------------------------------------------------------------------------- render
@@ -460,12 +460,15 @@ def test_aborted_games_are_left_out_of_aggregates():
 
 # ---------------------------------------------------------------------------------------- config
 @pytest.mark.parametrize("overrides,needle", [
-    ({"rounds": 0}, "rounds must be between 1 and 1000, got 0"),
-    ({"communication_turns": -1}, "communication_turns must be between 0 and 20"),
+    ({"rounds": 0}, "rounds must be between 1 and 50, got 0"),
+    ({"rounds": 51}, "rounds must be between 1 and 50, got 51"),
+    ({"communication_turns": -1}, "communication_turns must be between 0 and 3"),
+    ({"communication_turns": 4}, "communication_turns must be between 0 and 3, got 4"),
     ({"T": 2}, "T > R > P > S"),
     ({"S": 3}, "T=5 R=3 P=1 S=3"),
     ({"reward_rule": "best"}, "valid rules: rank, paper"),
-    ({"max_chat_chars": 0}, "max_chat_chars must be between 1 and 4000"),
+    ({"max_chat_chars": 0}, "max_chat_chars must be between 1 and 500"),
+    ({"max_chat_chars": 501}, "max_chat_chars must be between 1 and 500"),
     ({"colour": 1}, "valid keys"),
     ({"rounds": "5"}, "integer"),
 ])

@@ -11,6 +11,7 @@ from websockets.asyncio.client import connect
 
 from server import protocol as p
 from server.app import Server
+from server.limits import UNLIMITED
 
 
 class Client:
@@ -68,7 +69,8 @@ async def make_server(tmp_path):
     started: list[Server] = []
 
     async def make(**options: Any) -> Server:
-        options = {"turn_timeout": 30, "disconnect_grace": 30} | options
+        # Tests drive clients much faster than people: a test of a limit sets it.
+        options = {"turn_timeout": 30, "disconnect_grace": 30, "limits": UNLIMITED} | options
         srv = Server(str(tmp_path / "parlor.db"), **options)
         await srv.start("127.0.0.1", 0)
         started.append(srv)

@@ -8,6 +8,7 @@ import json
 import sqlite3
 
 from server.cli import main
+from server.policy import BotPolicy
 from server.store import Store
 from tests.fakes import FakeAnthropic, FakeOpenAI, Status
 from tests.fakes.seating import FAST, example_responder
@@ -21,8 +22,10 @@ def answer(msg):
     return "[1 cooperate] [2 defect]"
 
 
-async def test_a_person_and_two_llm_bots_finish_an_ipd_game(server):
+async def test_a_person_and_two_llm_bots_finish_an_ipd_game(make_server):
     with FakeOpenAI(responder=example_responder) as fake:
+        server = await make_server(  # the host allows this server's models
+            bot_policy=BotPolicy.from_options(f"openai-compatible:*@{fake.base_url}"))
         spec = f"openai-compatible:fake-model@{fake.base_url}?{FAST}&temperature=0.3"
         ada = await Client.connect(server.url, "ada")
         await ada.request("create_table", env="three-player-ipd", seats=["human", spec, spec],
@@ -76,7 +79,8 @@ async def test_a_person_and_two_llm_bots_finish_an_ipd_game(server):
         len(json.dumps(t)) for t in whole.values())
 
 
-async def test_a_provider_that_keeps_failing_voids_the_game(server, monkeypatch):
+async def test_a_provider_that_keeps_failing_voids_the_game(make_server, monkeypatch):
+    server = await make_server(bot_policy=BotPolicy.from_options("anthropic:claude-*"))
     with FakeAnthropic(responder=lambda request: Status(500)) as fake:
         spec = f"anthropic:claude-haiku-4-5?{FAST}&retries=1"
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")  # the server's environment

@@ -88,7 +88,7 @@ class LobbyScreen(ParlorScreen):
 
     def show_tables(self) -> None:
         me = (self.session.player or {}).get("name")
-        live = [t for t in self.session.tables if t.get("status") != "over"]
+        live = [t for t in self.session.tables if t.get("status") not in ("over", "closed")]
         live.sort(key=lambda t: (not _seated(t, me), t.get("status") != "waiting"))
         finished = [t for t in self.session.tables if t.get("status") == "over"][::-1]
         _fill(self.query_one("#table-list", DataTable), live, me)

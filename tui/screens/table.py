@@ -30,7 +30,12 @@ class TableScreen(ParlorScreen):
         self.show_table()
 
     def server_update(self, msg: dict[str, Any]) -> None:
-        if msg["type"] == "table":
+        if msg["type"] == "table" and msg["table"].get("status") == "closed" \
+                and msg["table"]["id"] == (self.session.table or {}).get("id"):
+            self.notify(f"The table closed: {msg['table'].get('closed', 'the server closed it')}.",
+                        severity="warning")
+            self.parlor.to_lobby()
+        elif msg["type"] == "table":
             self.show_table()
 
     def show_table(self) -> None:
