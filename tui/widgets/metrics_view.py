@@ -11,6 +11,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.widgets.private_panel import format_value
+
 Labels = Mapping[str, str]
 
 
@@ -20,22 +22,6 @@ def plain_label(key: str, labels: Labels | None = None) -> str:
         return labels[key]
     words = key.replace("_", " ").replace("-", " ").strip()
     return words[:1].upper() + words[1:] if words else key
-
-
-def plain_value(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e9:
-            return str(int(value))
-        return f"{value:.3g}"
-    if isinstance(value, list | tuple):
-        return ", ".join(plain_value(v) for v in value) or "—"
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k} {plain_value(v)}" for k, v in value.items()) or "—"
-    return str(value)
 
 
 def flatten(metrics: Mapping[str, Any], labels: Labels | None, prefix: str = ""
@@ -85,7 +71,7 @@ def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
     for i in range(0, len(items), 2):
         cells: list[str] = []
         for label, value in items[i:i + 2]:
-            cells += [label, plain_value(value)]
+            cells += [label, format_value(value)]
         table.add_row(*cells)
     return table
 
@@ -107,6 +93,6 @@ def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[
         table.add_column(names.get(seat, f"seat {key}"), justify="right", overflow="fold")
     for path, label in paths.items():
         table.add_row(Text(label, style="bold"),
-                      *[plain_value(per_seat[k][path][1]) if path in per_seat[k] else "—"
+                      *[format_value(per_seat[k][path][1]) if path in per_seat[k] else "—"
                         for k in order])
     return table

@@ -9,6 +9,9 @@ from textual.widgets import Static
 
 
 def format_value(value: Any) -> str:
+    """A value as a person reads it (private panel, metrics, the revealed setup)."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e9 else f"{value:.3g}"
     if isinstance(value, dict):
         return ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) or "—"
     if isinstance(value, list | tuple):

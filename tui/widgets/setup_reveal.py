@@ -8,7 +8,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.widgets.metrics_view import plain_label, plain_value
+from tui.widgets.metrics_view import plain_label
+from tui.widgets.private_panel import format_value
 
 
 def setup_lines(setup: Mapping[str, Any], names: Mapping[int, str]) -> list[tuple[str, str]]:
@@ -40,7 +41,7 @@ def _item(value: Any) -> str:
     if isinstance(value, Mapping) and "name" in value:
         side = value.get("side")
         return f"{value['name']}" + (f" ({side} side)" if side and side != value["name"] else "")
-    return plain_value(value)
+    return format_value(value)
 
 
 class SetupReveal(Static):
