@@ -11,6 +11,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Mapping
+from ssl import SSLContext
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
@@ -21,7 +22,7 @@ from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
 from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
 from engine.registry import all_envs, get
-from server import names
+from server import accounts, admin, names
 from server import protocol as p
 from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, Bucket, Limits
 from server.outbound import catch_up_message, history_page
@@ -56,10 +57,13 @@ class Connection:
 
     _last: tuple[Mapping[str, Any], bytes] | None = None  # the latest message and its encoding
 
-    def __init__(self, ws: ServerConnection, max_unsent: int = MAX_UNSENT_BYTES) -> None:
+    def __init__(self, ws: ServerConnection, max_unsent: int = MAX_UNSENT_BYTES,
+                 address: str = "?") -> None:
         self.ws = ws
         self.player: Player | None = None
         self.max_unsent = max_unsent
+        self.address = address  # the client's IP address
+        self.wrong_tokens = 0  # admin requests with a wrong token
 
     async def send(self, msg: Mapping[str, Any]) -> None:
         last = Connection._last
@@ -84,17 +88,19 @@ class Connection:
 class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
-                 **options: Any) -> None:
+                 invite_only: bool = False, **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
         `bot_policy`: the bots the host allows, key bindings and LLM seat limits
-        (server/policy.py); the default seats scripted bots and random only."""
+        (server/policy.py); the default seats scripted bots and random only. `invite_only`: a
+        new name needs an invite code (server/accounts.py)."""
         self.db_path = db_path
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
         self.instance = instance
+        self.invite_only = invite_only
         self.max_unsent = max_unsent
         self.limits = limits or Limits()
         self.options = options
@@ -111,21 +117,26 @@ class Server:
         self._server: Any = None
         self.port: int | None = None
         self.host = "127.0.0.1"
+        self.tls = False
 
     @property
     def url(self) -> str:
-        return f"ws://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'wss' if self.tls else 'ws'}://{host}:{self.port}"
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    async def start(self, host: str = "127.0.0.1", port: int = 0,
+                    ssl: SSLContext | None = None) -> None:
+        """Listen on host:port (0: any free port), over TLS when `ssl` is given (wss://)."""
         self.store = await Store.open(self.db_path, self.instance)
         await self.recover()
         self.host = host
+        self.tls = ssl is not None
         # No permessage-deflate: compressing every message took more CPU than anything else
         # the server does per move (benchmarks/README.md), for messages of a few KB.
         self._server = await serve(self._handle, host, port, max_size=p.MAX_MESSAGE_BYTES * 2,
                                    compression=None, ping_interval=self.limits.ping_interval,
                                    ping_timeout=self.limits.ping_timeout,
-                                   close_timeout=CLOSE_GRACE)
+                                   close_timeout=CLOSE_GRACE, ssl=ssl)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting_tables())
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
@@ -173,7 +184,7 @@ class Server:
             return
         self._per_address[address] += 1
         loop = asyncio.get_running_loop()
-        conn = Connection(ws, self.max_unsent)
+        conn = Connection(ws, self.max_unsent, address)
         bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
         no_hello = loop.call_later(limits.hello_timeout, self._hello_overdue, conn)
         self._conns.add(conn)
@@ -186,9 +197,9 @@ class Server:
                     await self._on_message(conn, raw)
                 elif bucket.refused >= limits.drop_after:
                     cut = True
-                    self._close_soon(conn, CLOSE_POLICY, "too many messages")
+                    self.close_soon(conn, CLOSE_POLICY, "too many messages")
                 else:
-                    await self._reply(conn, p.error(
+                    await self.reply(conn, p.error(
                         p.RATE_LIMITED, f"more than {limits.messages_per_second:g} messages a "
                                         f"second: slow down (this message was not read)", None))
         except ConnectionClosed:
@@ -204,9 +215,9 @@ class Server:
     def _hello_overdue(self, conn: Connection) -> None:
         """A connection that never said hello is closed (it holds a slot for nothing)."""
         if conn.player is None:
-            self._close_soon(conn, CLOSE_POLICY, f"no hello within {self.limits.hello_timeout:g} s")
+            self.close_soon(conn, CLOSE_POLICY, f"no hello within {self.limits.hello_timeout:g} s")
 
-    def _close_soon(self, conn: Connection, code: int, reason: str) -> None:
+    def close_soon(self, conn: Connection, code: int, reason: str) -> None:
         """Send the close frame now; cut the connection if its reply does not come within a
         second (a flooding client's reply waits behind everything it sent)."""
         conn.ws.close_timeout = CLOSE_GRACE
@@ -219,18 +230,18 @@ class Server:
         try:
             req = p.parse_client_message(raw)
             ref = req.id
-            if req.type != "hello" and conn.player is None:
+            if req.type not in ("hello", "admin") and conn.player is None:
                 raise p.ProtocolError(p.NOT_HELLO, "say hello first", ref)
             await getattr(self, f"_on_{req.type}")(conn, req)
         except p.ProtocolError as e:
-            await self._reply(conn, p.error(e.code, e.message, e.ref if e.ref is not None
+            await self.reply(conn, p.error(e.code, e.message, e.ref if e.ref is not None
                                             else ref))
         except Exception as e:  # noqa: BLE001 - a bug must not drop the connection
             log.exception("internal error")  # the details stay in the server's log
-            await self._reply(conn, p.error(p.INTERNAL, f"internal error "
+            await self.reply(conn, p.error(p.INTERNAL, f"internal error "
                                                         f"({type(e).__name__})", ref))
 
-    async def _reply(self, conn: Connection, msg: Mapping[str, Any]) -> None:
+    async def reply(self, conn: Connection, msg: Mapping[str, Any]) -> None:
         try:
             await conn.send(msg)
         except ConnectionClosed:
@@ -247,7 +258,7 @@ class Server:
             creator = self._opened.get(table.id, (None,))[0]
             if creator is player and table.status == "waiting" and not any(
                     s.player for s in table.seats):
-                await self._close_waiting(table, "its creator left and nobody sat down")
+                await self.close_waiting(table, "its creator left and nobody sat down")
 
     async def _detach(self, conn: Connection) -> None:
         """`conn` no longer speaks for its player (closed, or said hello as someone else)."""
@@ -280,18 +291,22 @@ class Server:
         if player is None:
             assert self.store is not None
             try:
-                name, token = await self.store.claim_name(name, token,
-                                                          secrets.token_urlsafe(24))
+                name, token = await self.store.claim_name(
+                    name, token, secrets.token_urlsafe(24), invite_only=self.invite_only,
+                    invite=req.get("invite"))
             except names.NameTaken as e:
                 raise p.ProtocolError(p.NAME_TAKEN, str(e), req.id) from None
+            except accounts.InviteError as e:
+                raise p.ProtocolError(e.code, str(e), req.id) from None
             player = self.players.get(token) or Player(name=name, token=token)
             self.players[token] = player
         if conn.player is not None and conn.player is not player:
             await self._detach(conn)  # a second hello switches identity
         conn.player = player
+        player.addresses.add(conn.address)
         back = not player.conns  # their first connection again: their seats are back
         player.conns.add(conn)
-        await self._reply(conn, p.message(
+        await self.reply(conn, p.message(
             "welcome", req.id, player={"id": player.identity, "name": player.name,
                                        "token": player.token},
             server={"version": SERVER_VERSION, "protocol": p.VERSION},
@@ -304,7 +319,7 @@ class Server:
                     await table.broadcast_table()
 
     async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
-        await self._reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
+        await self.reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
 
     async def _on_list_tables(self, conn: Connection, req: p.Request) -> None:
         """A page of the tables, in creation order, optionally of one env and one status:
@@ -319,7 +334,7 @@ class Server:
             tables = tables[ids.index(after) + 1:] if after in ids else []
         page = tables[:limit]
         more = len(tables) > limit
-        await self._reply(conn, p.message("tables", req.id, tables=[t.summary() for t in page],
+        await self.reply(conn, p.message("tables", req.id, tables=[t.summary() for t in page],
                                           next=page[-1].id if more and page else None))
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
@@ -340,7 +355,7 @@ class Server:
                 self.seat_limits.refund(table.id)
                 raise
         else:
-            await self._reply(conn, p.message("table", req.id, table=table.summary(),
+            await self.reply(conn, p.message("table", req.id, table=table.summary(),
                                               your_seat=None))
             await table.maybe_start()
 
@@ -365,15 +380,15 @@ class Server:
                 opened = self._opened.get(tid, (None, 0.0))[1]
                 if table.status == "waiting" and opened <= deadline:
                     minutes = self.limits.waiting_expiry / 60
-                    await self._close_waiting(table, f"nobody joined within {minutes:g} min")
+                    await self.close_waiting(table, f"nobody joined within {minutes:g} min")
 
-    async def _close_waiting(self, table: Table, why: str) -> None:
+    async def close_waiting(self, table: Table, why: str) -> None:
         """A table that never started is closed: its seated people are told, it is gone."""
         table.status = "closed"
         recipients = table.recipients()
         summary = {**table.summary(), "closed": why}
         for conn, seat in recipients:
-            await self._reply(conn, p.message("table", table=summary, your_seat=seat))  # type: ignore[arg-type]
+            await self.reply(conn, p.message("table", table=summary, your_seat=seat))  # type: ignore[arg-type]
         self.tables.pop(table.id, None)
         self._opened.pop(table.id, None)
 
@@ -455,7 +470,7 @@ class Server:
             del self.tables[tid]
             self._opened.pop(tid, None)
 
-    def _table(self, req: p.Request) -> Table:
+    def table_of(self, req: p.Request) -> Table:
         table = self.tables.get(req["table_id"])
         if table is None:
             raise self._missing_table(req["table_id"], req.id)
@@ -506,7 +521,7 @@ class Server:
         return p.ProtocolError(p.TABLE_GONE, f"{where}{ended}", ref)
 
     async def _on_join(self, conn: Connection, req: p.Request) -> None:
-        await self._join(conn, self._table(req), req.get("seat"), req.id)
+        await self._join(conn, self.table_of(req), req.get("seat"), req.id)
 
     async def _join(self, conn: Connection, table: Table, index: int | None, ref: Any) -> None:
         """Take a seat at a waiting table (leaving any other waiting table: a person waits at
@@ -516,6 +531,8 @@ class Server:
         if table.status == "over":
             raise p.ProtocolError(p.GAME_OVER, f"the game at table {table.id} has ended; "
                                                f"spectate it to see how it ended", ref)
+        if player in table.barred:
+            raise p.ProtocolError(p.FORBIDDEN, f"the host removed you from table {table.id}", ref)
         seat = table.seat_of(player)
         if seat is not None and table.status != "waiting":
             await self._rejoin(conn, table, seat, ref)
@@ -545,7 +562,7 @@ class Server:
                     old.player = None
                     moved_from.append(other)
             seat.player = player
-        await self._reply(conn, p.message("table", ref, table=table.summary(),
+        await self.reply(conn, p.message("table", ref, table=table.summary(),
                                           your_seat=seat.index))
         for other in moved_from:
             await other.broadcast_table()
@@ -553,16 +570,34 @@ class Server:
         await table.maybe_start()
 
     async def _on_spectate(self, conn: Connection, req: p.Request) -> None:
-        table = self._table(req)
+        table = self.table_of(req)
+        if conn not in table.spectators:
+            self._check_spectating(conn, table, req.id)
         table.spectators.add(conn)
-        await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
+        await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         if table.game is not None:
-            await self._reply(conn, catch_up_message(table, None))
+            await self.reply(conn, catch_up_message(table, None))
         if table.game_over_message is not None:
-            await self._reply(conn, table.game_over_message)
+            await self.reply(conn, table.game_over_message)
+
+    def _check_spectating(self, conn: Connection, table: Table, ref: Any) -> None:
+        """Each watcher costs the table a copy of every message: bounded per table and per
+        connection."""
+        limits = self.limits
+        if len(table.spectators) >= limits.spectators_per_table:
+            raise p.ProtocolError(p.LIMIT, f"table {table.id} has {len(table.spectators)} "
+                                           f"spectators, the most this server allows", ref)
+        watching = sum(1 for t in self.tables.values()
+                       if conn in t.spectators and t.status != "over")
+        if watching >= limits.spectating_per_connection:
+            raise p.ProtocolError(p.LIMIT, f"you are watching {watching} tables, the most one "
+                                           f"connection may; stop watching one first", ref)
+
+    async def _on_admin(self, conn: Connection, req: p.Request) -> None:
+        await admin.handle(self, conn, req)
 
     async def _on_act(self, conn: Connection, req: p.Request) -> None:
-        table = self._table(req)
+        table = self.table_of(req)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is None:
             raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table", req.id)
@@ -589,7 +624,7 @@ class Server:
             raise p.ProtocolError(p.INTERNAL, str(e), req.id) from None
 
     async def _on_leave(self, conn: Connection, req: p.Request) -> None:
-        table = self._table(req)
+        table = self.table_of(req)
         table.spectators.discard(conn)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is not None:
@@ -599,11 +634,11 @@ class Server:
                 # Leaving a game under way abandons it: the seat forfeits (everyone, the
                 # leaver too, gets game_over), or the game is void if nobody has moved yet.
                 await table.forfeit(seat, "resigned", "left the game")
-        await self._reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
+        await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         await table.broadcast_table()
 
     async def _on_resume(self, conn: Connection, req: p.Request) -> None:
-        table = self._table(req)
+        table = self.table_of(req)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is None:
             raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table to resume",
@@ -615,20 +650,20 @@ class Server:
         disconnect grace ends (the table hears it), then the table, your view with the latest
         events, your outstanding turn, and game_over if the game has ended."""
         back = table.reconnected(seat)
-        await self._reply(conn, p.message("table", ref, table=table.summary(),
+        await self.reply(conn, p.message("table", ref, table=table.summary(),
                                           your_seat=seat.index))
         if back:
             await table.broadcast_table()
         if table.game is not None:
-            await self._reply(conn, catch_up_message(table, seat.index))
+            await self.reply(conn, catch_up_message(table, seat.index))
             await table.send_turn(seat)
         if table.game_over_message is not None:
-            await self._reply(conn, table.game_over_message)
+            await self.reply(conn, table.game_over_message)
 
     async def _on_history(self, conn: Connection, req: p.Request) -> None:
         """A page of the event log as the asker may see it (their seat's view, or a
         spectator's): players and spectators of the table only."""
-        table = self._table(req)
+        table = self.table_of(req)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is None and conn not in table.spectators:
             raise p.ProtocolError(p.NOT_SEATED, "spectate or join the table to read its history",
@@ -637,7 +672,7 @@ class Server:
             raise p.ProtocolError(p.NOT_YOUR_TURN, "the game has not started", req.id)
         msg = history_page(table, seat.index if seat else None, req.get("since", 0),
                            req.get("limit", 200))
-        await self._reply(conn, {**msg, "ref": req.id})
+        await self.reply(conn, {**msg, "ref": req.id})
 
     async def _on_leaderboard(self, conn: Connection, req: p.Request) -> None:
         try:
@@ -646,5 +681,5 @@ class Server:
             raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
         assert self.store is not None
         rows = await self.store.leaderboard(env.id)
-        await self._reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
+        await self.reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
                                           rows=rows))

@@ -29,6 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="join a remote server with the TUI")
     play.add_argument("--server", required=True, help="ws://HOST:PORT")
     play.add_argument("--name", default=None, help="your player name")
+    play.add_argument("--invite", default=None, metavar="CODE",
+                      help="invite code for a new name on an invite-only server")
+    play.add_argument("--cafile", default=None, metavar="FILE",
+                      help="certificate(s) to trust for a wss:// server (a host's own CA or "
+                           "self-signed certificate); default: the system's")
 
     serve = sub.add_parser("serve", help="run a game server")
     serve.add_argument("--host", default="127.0.0.1")
@@ -77,6 +82,51 @@ def _parser() -> argparse.ArgumentParser:
                        default=limits.messages_per_second, metavar="N",
                        help="messages a connection may send per second, sustained "
                             "(default %(default)g)")
+    serve.add_argument("--spectators-per-table", type=_positive,
+                       default=limits.spectators_per_table, metavar="N",
+                       help="people watching one table at once (default %(default)s)")
+    serve.add_argument("--certfile", default=None, metavar="PEM",
+                       help="serve over TLS (wss://) with this certificate chain")
+    serve.add_argument("--keyfile", default=None, metavar="PEM",
+                       help="the certificate's private key (if not in --certfile)")
+    serve.add_argument("--invite-only", action="store_true",
+                       help="a new name needs an invite code (`parlor serve invite`)")
+    serve.add_argument("--unrated-same-address", action="store_true",
+                       help="do not rate games between people connected from one address")
+    hosting = serve.add_subparsers(dest="serve_command", metavar="{invite,admin-token,backup}",
+                                   help="host tasks on the server's database (run beside a "
+                                        "running server); with none: run the server")
+    invite = hosting.add_parser("invite", help="print new invite codes (or --list them)")
+    invite.add_argument("--count", type=int, default=1, metavar="N",
+                        help="codes to make, 1..1000 (default 1)")
+    invite.add_argument("--note", default="", help="who the codes are for (kept with them)")
+    invite.add_argument("--list", action="store_true",
+                        help="list the invites made and who used them, make none")
+    invite.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    token = hosting.add_parser("admin-token", help="print a new admin token for `parlor "
+                                                   "admin` (the old one stops working)")
+    token.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    backup = hosting.add_parser("backup", help="copy the database, consistent even while the "
+                                               "server writes to it")
+    backup.add_argument("path", help="the copy to write (must not exist)")
+    backup.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+
+    host = sub.add_parser("admin", help="the host's requests to a running server: list tables, "
+                                        "close one, remove a player (token: "
+                                        "$PARLOR_ADMIN_TOKEN)")
+    host.add_argument("--server", required=True, help="ws://HOST:PORT or wss://HOST:PORT")
+    host.add_argument("--cafile", default=None, metavar="FILE",
+                      help="certificate(s) to trust for a wss:// server")
+    requests = host.add_subparsers(dest="admin_command", required=True)
+    requests.add_parser("tables", help="every open table with its seats")
+    close = requests.add_parser("close", help="close a table (a game under way ends void)")
+    close.add_argument("table_id")
+    close.add_argument("--reason", default="", help="told to everyone at the table")
+    kick = requests.add_parser("kick", help="remove the person at a seat (in a game under way "
+                                            "the seat forfeits)")
+    kick.add_argument("table_id")
+    kick.add_argument("seat", type=int)
+    kick.add_argument("--reason", default="", help="told to the person and the table")
 
     sim = sub.add_parser("sim", help="play bot games headless and print a summary")
     sim.add_argument("env", help="environment id (see `parlor envs`)")
@@ -213,6 +263,12 @@ def _check_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
                                                  args.max_llm_seats, args.max_llm_seats_per_hour)
     except PolicyError as e:
         parser.error(str(e))
+    if args.keyfile and not args.certfile:
+        parser.error("--keyfile needs --certfile")
+    for option in ("certfile", "keyfile"):
+        path = getattr(args, option)
+        if path and not Path(path).is_file():
+            parser.error(f"--{option} {path}: no such file")
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     if args.instance is not None and not INSTANCE.fullmatch(args.instance):
@@ -242,6 +298,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bots.llm.check import run_bots_check
 
             return run_bots_check(args.spec, env_id=args.env)
+        if args.command == "admin":
+            from server.admin_client import run_admin
+
+            return run_admin(args)
+        if args.command == "serve" and args.serve_command:
+            from server.hosting import run_hosting
+
+            return run_hosting(args, _database(args))
         if args.command == "serve":
             _check_serve(args, parser)
             _database(args)
@@ -259,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.launch import run_local, run_remote
 
         if args.command == "play":
-            return run_remote(args.server, args.name)
+            return run_remote(args.server, args.name, invite=args.invite, cafile=args.cafile)
         return run_local(_database(args), args.name)
     except KeyboardInterrupt:
         return 130

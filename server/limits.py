@@ -27,6 +27,8 @@ class Limits:
     ping_interval: float = 20.0  # keepalive pings; a client that does not answer within
     ping_timeout: float = 20.0  # ping_timeout after a ping is closed
     list_page: int = 100  # tables per `tables` reply at most
+    spectators_per_table: int = 100  # each one gets a copy of every message of the table
+    spectating_per_connection: int = 8  # tables one connection watches at once
 
     def __post_init__(self) -> None:
         for name in ("messages_per_second", "waiting_expiry", "hello_timeout", "ping_interval",
@@ -34,7 +36,8 @@ class Limits:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive")
         for name in ("burst", "drop_after", "connections_per_address", "tables_total",
-                     "tables_per_player", "list_page"):
+                     "tables_per_player", "list_page", "spectators_per_table",
+                     "spectating_per_connection"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
 
@@ -42,7 +45,8 @@ class Limits:
 # A server for one person (local play) or for tests: nothing a stranger could abuse.
 UNLIMITED = Limits(messages_per_second=1e6, burst=1_000_000, drop_after=1_000_000,
                    connections_per_address=100_000, tables_total=1_000_000,
-                   tables_per_player=1_000_000)
+                   tables_per_player=1_000_000, spectators_per_table=1_000_000,
+                   spectating_per_connection=1_000_000)
 
 
 class Bucket:

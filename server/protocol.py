@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,9 @@ MAX_SEAT = 999  # seat indices 0..MAX_SEAT
 MAX_ACTION_CHARS = 4000  # action text, and each text value of a structured action
 MAX_ACTION_FIELDS = 64  # entries of a structured action
 MAX_HISTORY_PAGE = 200
+MAX_INVITE_CHARS = 64
+MAX_REASON_CHARS = 200  # a host's reason for closing a table or removing a seat
+ADMIN_ACTIONS = ("tables", "close_table", "kick")
 
 
 class _Refusal(Exception):
@@ -109,7 +113,8 @@ _SEAT = _int(0, MAX_SEAT)
 # Client -> server: type -> {field: (check, required)}
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "hello": {"name": (_text(MAX_NAME_CHARS, strip=True), True),
-              "token": (_text(MAX_TOKEN_CHARS), False)},
+              "token": (_text(MAX_TOKEN_CHARS), False),
+              "invite": (_text(MAX_INVITE_CHARS), False)},
     "list_tables": {"env": (_WORD, False), "status": (_WORD, False),
                     "after": (_TABLE_ID, False), "limit": (_int(1, 1000), False)},
     "list_envs": {},
@@ -126,10 +131,14 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "leaderboard": {"env": (_WORD, True)},
     "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
                 "limit": (_int(1, MAX_HISTORY_PAGE), False)},
+    # The host's requests (server/admin.py): `token` is the admin token; no hello needed.
+    "admin": {"token": (_text(MAX_TOKEN_CHARS), True), "action": (_WORD, True),
+              "table_id": (_TABLE_ID, False), "seat": (_SEAT, False),
+              "reason": (_text(MAX_REASON_CHARS), False)},
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "history", "error")
+                   "leaderboard", "history", "admin", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -157,6 +166,9 @@ BAD_TEXT = "bad_text"
 BAD_NUMBER = "bad_number"
 RATE_LIMITED = "rate_limited"  # more messages than the server's rate: this one was not read
 LIMIT = "limit"  # a host limit (open tables per player or in all, LLM seats) was reached
+INVITE_REQUIRED = "invite_required"  # a new name on an invite-only server, with no invite
+BAD_INVITE = "bad_invite"  # an invite that is not the server's, or used already
+FORBIDDEN = "forbidden"  # a wrong admin token; a seat the host removed you from
 
 
 class ProtocolError(Exception):
@@ -373,6 +385,14 @@ def encode(msg: Mapping[str, Any]) -> str:
 def encode_bytes(msg: Mapping[str, Any]) -> bytes:
     """`encode`, UTF-8 encoded: what a websocket text frame carries."""
     return dumps_bytes(msg)
+
+
+def client_ssl(url: str, cafile: str | None = None) -> ssl.SSLContext | None:
+    """What a client trusts for a wss:// server: the system's certificates, or those in
+    `cafile` (a host's own CA or self-signed certificate). None for ws://."""
+    if not url.startswith("wss://"):
+        return None
+    return ssl.create_default_context(cafile=cafile)
 
 
 def decode_server_message(raw: str | bytes) -> dict[str, Any]:

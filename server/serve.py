@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
 import signal
 import socket
 import sqlite3
+import ssl
 import sys
 
 from server.app import Server
@@ -21,16 +23,28 @@ async def _serve(args: argparse.Namespace) -> None:
     policy = getattr(args, "bot_policy", None) or BotPolicy()
     server = Server(args.db, instance=instance, turn_timeout=args.turn_timeout,
                     disconnect_grace=args.disconnect_grace, on_timeout=args.on_timeout,
-                    bot_policy=policy, limits=limits_of(args))
-    await _start(server, args)
+                    bot_policy=policy, limits=limits_of(args),
+                    invite_only=getattr(args, "invite_only", False),
+                    unrated_same_address=getattr(args, "unrated_same_address", False))
+    await _start(server, args, _tls(args))
+    if not server.tls and not _loopback(args.host):
+        print(f"Warning: listening on {args.host} without TLS: names' tokens and every game "
+              f"travel in clear text. Use --certfile/--keyfile, or a TLS proxy in front.",
+              file=sys.stderr, flush=True)
     for line in policy.summary_lines():  # the host's bots, limits and keys, at a glance
         print(line, file=sys.stderr, flush=True)
     limits = server.limits
     print(f"Limits: {limits.tables_total:g} open tables, {limits.tables_per_player:g} per player, "
           f"waiting tables close after {limits.waiting_expiry / 60:g} min, "
           f"{limits.connections_per_address:g} connections per address, "
-          f"{limits.messages_per_second:g} messages/s per connection", file=sys.stderr,
-          flush=True)
+          f"{limits.messages_per_second:g} messages/s per connection, "
+          f"{limits.spectators_per_table:g} spectators per table", file=sys.stderr, flush=True)
+    if server.invite_only:
+        print("Invite-only: a new name needs a code from `parlor serve invite`",
+              file=sys.stderr, flush=True)
+    if server.options.get("unrated_same_address"):
+        print("Games between people connected from one address are not rated",
+              file=sys.stderr, flush=True)
     named = f", instance {instance}" if instance else ""
     # `parlor serve --workers` (server/workers.py) reads the URL from this line.
     print(f"Parlor server listening on {server.url} (database {args.db}{named}); Ctrl-C "
@@ -49,18 +63,47 @@ def limits_of(args: argparse.Namespace) -> Limits:
     return Limits(tables_total=int(args.max_tables), tables_per_player=int(args.tables_per_player),
                   waiting_expiry=args.waiting_expiry * 60,
                   connections_per_address=int(args.connections_per_address),
-                  messages_per_second=args.messages_per_second)
+                  messages_per_second=args.messages_per_second,
+                  spectators_per_table=int(getattr(args, "spectators_per_table",
+                                                   Limits.spectators_per_table)))
 
 
 class StartError(Exception):
     """The server cannot start; the message is the one line a host reads."""
 
 
-async def _start(server: Server, args: argparse.Namespace) -> None:
+def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The server's TLS context from --certfile/--keyfile (None: plain ws://)."""
+    certfile = getattr(args, "certfile", None)
+    if not certfile:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(certfile, getattr(args, "keyfile", None))
+    except ssl.SSLError as e:  # not a certificate, or a key that does not match it
+        raise StartError(f"cannot use the certificate {certfile}: "
+                         f"{(e.reason or str(e)).lower().replace('_', ' ')}") from None
+    except OSError as e:
+        raise StartError(f"cannot use the certificate {certfile}: {_reason(e)}") from None
+    return context
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` names this machine only (then plain ws:// is fine)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+async def _start(server: Server, args: argparse.Namespace,
+                 tls: ssl.SSLContext | None = None) -> None:
     """Open the database and listen, or raise StartError naming which failed and why (the
     database is closed again if only listening failed)."""
     try:
-        await server.start(args.host, args.port)
+        await server.start(args.host, args.port, tls)
     except (OSError, OverflowError, sqlite3.Error, RuntimeError) as e:
         if server.store is None:
             raise StartError(f"cannot open the database {args.db}: {_reason(e)}") from None

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import ActionRecord, Event, GameRecord, Result
-from server import names
+from server import accounts, names
 from server.jsontext import dumps
 
 log = logging.getLogger("parlor.store")
@@ -137,6 +137,13 @@ MIGRATIONS: list[str] = [
                max(CAST(substr(table_id, length(coalesce(instance || '.', '')) + 2) AS INTEGER))
         FROM games WHERE table_id GLOB coalesce(instance || '.', '') || 't[0-9]*'
         GROUP BY coalesce(instance, '');
+    """,
+    # Issue 10: host accounts (server/accounts.py): invite codes for an invite-only server and
+    # the host's settings (the admin token's hash), hashes only.
+    """
+    CREATE TABLE invites (code_hash TEXT PRIMARY KEY, created REAL NOT NULL, note TEXT NOT NULL
+                          DEFAULT '', used_by TEXT, used_at REAL);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     """,
 ]
 
@@ -372,14 +379,16 @@ class Store:
                              (identity,)).fetchone()[0]
         return await self.write(work)
 
-    async def claim_name(self, name: str, token: str | None, new_token: str
+    async def claim_name(self, name: str, token: str | None, new_token: str, *,
+                         invite_only: bool = False, invite: str | None = None
                          ) -> tuple[str, str]:
         """Who a person saying hello is, as (name as stored, token). `name` is already
         `names.normalise`d. A token vouches only for its own name, compared by `names.same`
         ("ALICE" is alice's; two people on one machine may offer each other's token); a name
         nobody's name looks like (`names.skeleton`) is claimed with `new_token`. Raises
-        `names.NameTaken` when the name, or one too close to it, is someone else's. Only a hash
-        of each token is stored."""
+        `names.NameTaken` when the name, or one too close to it, is someone else's. On an
+        `invite_only` server a new claim spends `invite` (`accounts.InviteError` if it cannot).
+        Only a hash of each token is stored."""
         look = names.skeleton(name)
 
         def work(c: sqlite3.Connection) -> tuple[str, str]:
@@ -399,11 +408,15 @@ class Store:
                     raise names.NameTaken(f"the name {name!r} belongs to another player here; "
                                           f"choose another name (or say hello with your token)")
                 # played before names were claimed: the first to come back claims it
+                if invite_only:
+                    accounts.use_invite(c, invite, f"human:{holder[0]}")
                 c.execute("UPDATE players SET token_hash = ? WHERE skeleton = ?",
                           (_hash(new_token), look))
                 return holder[0], new_token
             row = c.execute("SELECT token_hash FROM players WHERE identity = ?",
                             (f"human:{name}",)).fetchone()
+            if invite_only and (row is None or row[0] is None):
+                accounts.use_invite(c, invite, f"human:{name}")
             if row is None:
                 c.execute("INSERT INTO players (name, kind, identity, created, token_hash, "
                           "skeleton) VALUES (?, 'human', ?, ?, ?, ?)",
@@ -416,6 +429,10 @@ class Store:
                                       f"choose another name")
             return name, new_token
         return await self.write(work)
+
+    def admin_token_matches(self, token: str) -> bool:
+        """Whether `token` is the host's admin token now (`parlor serve admin-token`)."""
+        return accounts.admin_token_matches(self._conn, token)
 
     def next_table_number(self, instance: str) -> int:
         """The next number for a table of server `instance`, committed before it is given out

@@ -55,11 +55,13 @@ class Recipient(Protocol):
 
 @dataclass(eq=False)
 class Player:
-    """A person known to the server; `conns` are their open connections."""
+    """A person known to the server; `conns` are their open connections, `addresses` the IP
+    addresses they said hello from in this run of the server."""
 
     name: str
     token: str
     conns: set[Recipient] = field(default_factory=set)
+    addresses: set[str] = field(default_factory=set)
 
     @property
     def identity(self) -> str:
@@ -137,6 +139,8 @@ class TableOptions:
     # the game written at its end (only where nothing is shown: `parlor sim`)
     offload_after: float = OFFLOAD_AFTER  # a scripted decision slower than this (seconds)
     # moves the seat's later decisions to a worker thread
+    unrated_same_address: bool = False  # a game between people who said hello from one
+    # address is not rated (two names of one person farming ratings)
 
     def __post_init__(self) -> None:
         if self.durability not in DURABILITY:
@@ -156,6 +160,7 @@ class Table:
         self.store = store
         self.options = options
         self.spectators: set[Recipient] = set()
+        self.barred: set[Player] = set()  # people the host removed: no seat here again
         self.game: Game | None = None
         self.numbering: outbound.Numbering | None = None  # the game's events per recipient
         self.game_id: int | None = None
@@ -593,13 +598,18 @@ class Table:
             # Runs inside the store's transaction: the prior is never stale.
             return ratings.rate(scheme, result, identities, current)
 
+        unrated = self._shared_address()
+        if unrated is not None:
+            metrics["unrated"] = unrated
         statuses = {s.index: s.status for s in self.seats}
         applied = await self.store.finish_game(self.game_id, record=record, statuses=statuses,
-                                               metrics=metrics, identities=identities, rate=rate,
+                                               metrics=metrics, identities=identities,
+                                               rate=None if unrated else rate,
                                                unwritten=self._unwritten)
         self._unwritten = None
         changes = ratings.per_seat(applied, identities)
-        self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes)
+        self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes,
+                                                            unrated)
         for conn, _ in self.recipients():
             await _safe_send(conn, self.game_over_message)
         await self.broadcast_table()
@@ -629,13 +639,27 @@ class Table:
             if msg is not None:
                 await _safe_send(conn, msg)
 
-    async def close(self) -> None:
-        """Server shutdown: void a game under way (one still starting too) and stop timers."""
+    def _shared_address(self) -> str | None:
+        """Why this game goes unrated, if the host asked (`unrated_same_address`) and two of
+        its people said hello from one address: None otherwise."""
+        if not self.options.unrated_same_address:
+            return None
+        people = [s.player for s in self.seats if s.player is not None]
+        for i, a in enumerate(people):
+            for b in people[i + 1:]:
+                if a is not b and a.addresses & b.addresses:
+                    return (f"not rated: {a.name} and {b.name} connected from the same "
+                            f"address")
+        return None
+
+    async def close(self, reason: str = "server shut down") -> None:
+        """Server shutdown, or the host closing the table: void a game under way (one still
+        starting too) and stop timers."""
         if self._opening is not None and not self._opening.done():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._opening), 5.0)
         if self.game_id is not None and self.game is not None and not self.game.over:
-            await self.abort("server shut down")
+            await self.abort(reason)
         for task in list(self._tasks):
             task.cancel()
 

@@ -23,11 +23,13 @@ class ParlorApp(App[int]):
     CSS_PATH = Path(__file__).with_name("parlor.tcss")
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, url: str, name: str, server_key: str | None = None) -> None:
+    def __init__(self, url: str, name: str, server_key: str | None = None, *,
+                 invite: str | None = None, cafile: str | None = None) -> None:
         super().__init__()
         self.session = Session(name=name, url=url)
-        self.client = ParlorClient(self, url)
+        self.client = ParlorClient(self, url, cafile=cafile)
         self.server_key = server_key or url  # where our token for this server is kept
+        self.invite = invite  # spent by the server on our name's first hello only
 
     def on_mount(self) -> None:
         self.push_screen(ConnectScreen())
@@ -39,6 +41,8 @@ class ParlorApp(App[int]):
                                                                         self.session.name)
         if token:
             hello["token"] = token  # reclaim our identity and seats after a drop
+        if self.invite:
+            hello["invite"] = self.invite
         self.client.connect(hello)
 
     def show(self, screen: ParlorScreen) -> None:
@@ -77,10 +81,11 @@ class ParlorApp(App[int]):
             self.client.send("resume", table_id=msg["table"]["id"])
         if msg["type"] == "welcome":
             save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
-        if msg["type"] == "error" and msg.get("code") in ("name_taken", "bad_name"):
+        if msg["type"] == "error" and msg.get("code") in _HELLO_REFUSED:
             self.client.close()
             if isinstance(self.screen, ConnectScreen):
-                self.screen.failed(f"{msg.get('message')} — start again with --name NAME")
+                self.screen.failed(f"{msg.get('message')} — "
+                                   f"{_HELLO_REFUSED[msg['code']]}")
             return
         if msg["type"] == "error":
             self.notify(msg.get("message", ""), title=msg.get("code"), severity="error")
@@ -101,6 +106,13 @@ class ParlorApp(App[int]):
 
     def on_unmount(self) -> None:
         self.client.close()
+
+
+# A refused hello: what to do about it.
+_HELLO_REFUSED = {"name_taken": "start again with --name NAME",
+                  "bad_name": "start again with --name NAME",
+                  "invite_required": "start again with --invite CODE",
+                  "bad_invite": "start again with another --invite CODE"}
 
 
 def _seated_elsewhere(msg: dict, following: str | None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import ssl
 from typing import Any
 
 from textual.message import Message
@@ -18,7 +19,13 @@ from textual.worker import Worker
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from server.protocol import MAX_MESSAGE_BYTES, decode_server_message, encode, request
+from server.protocol import (
+    MAX_MESSAGE_BYTES,
+    client_ssl,
+    decode_server_message,
+    encode,
+    request,
+)
 
 # Server frames can carry a whole game view; allow more than a client may send.
 MAX_INBOUND_BYTES = 16 * MAX_MESSAGE_BYTES
@@ -54,9 +61,10 @@ class ParlorClient:
             self.url = url
             self.reason = reason
 
-    def __init__(self, owner: MessagePump, url: str) -> None:
+    def __init__(self, owner: MessagePump, url: str, cafile: str | None = None) -> None:
         self.owner = owner
         self.url = url
+        self.cafile = cafile  # certificates to trust for wss:// (None: the system's)
         self._outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._ids = itertools.count(1)
         self._worker: Worker[None] | None = None
@@ -96,8 +104,8 @@ class ParlorClient:
 
     async def _run(self, hello: dict[str, Any]) -> None:
         try:
-            async with connect(self.url, max_size=MAX_INBOUND_BYTES,
-                               open_timeout=OPEN_TIMEOUT) as ws:
+            async with connect(self.url, max_size=MAX_INBOUND_BYTES, open_timeout=OPEN_TIMEOUT,
+                               ssl=client_ssl(self.url, self.cafile)) as ws:
                 self._ws = ws
                 await ws.send(encode(request("hello", next(self._ids), **hello)))
                 self.connected = True
@@ -112,6 +120,9 @@ class ParlorClient:
             reason = f"connection lost ({said})"
         except InvalidURI:
             reason = f"{self.url} is not a websocket address (use ws://HOST:PORT)"
+        except ssl.SSLCertVerificationError as exc:
+            reason = (f"cannot trust {self.url}: {exc.verify_message}; a host's own "
+                      f"certificate needs --cafile")
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             reason = f"cannot reach {self.url}: {exc or type(exc).__name__}"
         self._ws = None

@@ -17,11 +17,14 @@ def default_name() -> str:
         return "player"
 
 
-def run_remote(url: str, name: str | None = None, server_key: str | None = None) -> int:
-    """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT)."""
+def run_remote(url: str, name: str | None = None, server_key: str | None = None, *,
+               invite: str | None = None, cafile: str | None = None) -> int:
+    """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT or wss://...);
+    `invite`: a code for a new name on an invite-only server; `cafile`: certificates to trust
+    for wss:// (default: the system's)."""
     if "://" not in url:
         url = f"ws://{url}"  # `parlor play --server host:port` is what people type
-    app = ParlorApp(url, name or default_name(), server_key)
+    app = ParlorApp(url, name or default_name(), server_key, invite=invite, cafile=cafile)
     app.run()
     return app.return_code or 0
 

@@ -35,6 +35,10 @@ class TableScreen(ParlorScreen):
             self.notify(f"The table closed: {msg['table'].get('closed', 'the server closed it')}.",
                         severity="warning")
             self.parlor.to_lobby()
+        elif msg["type"] == "table" and msg.get("removed") \
+                and msg["table"]["id"] == (self.session.table or {}).get("id"):
+            self.notify(f"You were {msg['removed']}.", severity="warning")
+            self.parlor.to_lobby()
         elif msg["type"] == "table":
             self.show_table()
 

@@ -89,4 +89,7 @@ class OutcomeTable(Static):
                           f"{reward:+g}" if isinstance(reward, int | float) else "—",
                           status_words(statuses.get(key)), rating_words(changes.get(key), scheme))
         reason = Text(str(result.get("reason") or ""))
+        if over.get("unrated"):  # the host's rule: people on one address are not rated
+            reason.append(f"\n{over['unrated'][:1].upper()}{over['unrated'][1:]}.",
+                          style="yellow")
         self.update(Group(headline(result, names, me), reason, Text(""), table))

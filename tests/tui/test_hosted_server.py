@@ -1,0 +1,80 @@
+"""The TUI on a host's public server (issue 10): wss:// with the host's own certificate
+(`--cafile`), an invite code for a new name, being removed from a table by the host."""
+
+from __future__ import annotations
+
+import ssl
+
+import pytest
+import trustme
+
+from server import accounts
+from server.admin import kick
+from server.app import Server
+from server.limits import UNLIMITED
+from server.store import Store
+from tests.tui.helpers import wait_for, wait_for_text
+from tui.app import ParlorApp
+
+
+@pytest.fixture
+async def tls_server(tmp_path):
+    """An invite-only server over TLS, with a certificate from a CA of the host's own."""
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    server = Server(str(tmp_path / "p.db"), limits=UNLIMITED, invite_only=True)
+    await server.start("127.0.0.1", 0, context)
+    server.ca_file = str(ca_file)
+    yield server
+    await server.stop()
+
+
+def invite(server: Server) -> str:
+    conn = Store._connect(server.db_path)
+    try:
+        return accounts.create_invites(conn, 1)[0]
+    finally:
+        conn.close()
+
+
+async def test_a_newcomer_joins_over_wss_with_an_invite(tls_server):
+    assert tls_server.url.startswith("wss://")
+    untrusted = ParlorApp(tls_server.url, "ada", server_key="tls-test")
+    async with untrusted.run_test() as pilot:
+        await wait_for_text(pilot, "cannot trust")
+        await wait_for_text(pilot, "--cafile")
+
+    uninvited = ParlorApp(tls_server.url, "ada", server_key="tls-test",
+                          cafile=tls_server.ca_file)
+    async with uninvited.run_test() as pilot:
+        await wait_for_text(pilot, "start again with --invite CODE")
+        assert uninvited.screen.KIND == "connect"
+
+    code = invite(tls_server)
+    app = ParlorApp(tls_server.url, "ada", server_key="tls-test", invite=code,
+                    cafile=tls_server.ca_file)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    # Back later with the token the server gave: the spent code no longer matters.
+    again = ParlorApp(tls_server.url, "ada", server_key="tls-test", invite=code,
+                      cafile=tls_server.ca_file)
+    async with again.run_test() as pilot:
+        await wait_for(pilot, lambda: again.screen.KIND == "lobby", "the lobby")
+
+
+async def test_a_person_the_host_removes_is_told_and_back_in_the_lobby(tls_server):
+    app = ParlorApp(tls_server.url, "bob", server_key="tls-test", invite=invite(tls_server),
+                    cafile=tls_server.ca_file)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        app.client.send("create_table", env="colonel-blotto", seats=["human", "human"],
+                        join_seat=0)
+        await wait_for(pilot, lambda: app.screen.KIND == "table", "the waiting room")
+        table = next(iter(tls_server.tables.values()))
+        await kick(tls_server, table, 0, "testing", None)
+        await wait_for(pilot, lambda: any(n.message == "You were removed by the host: testing."
+                                          for n in app._notifications), "the notice")
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
