@@ -1,0 +1,303 @@
+"""The Planning Oracle: shortest paths over position x facing, to "interact with tile X".
+
+Costs (docs/rules/socialgrid.md, "Planning oracle"): a step (forward, backward, strafe) costs 1,
+any turn action 0.5 (TURN_BACK too: it is one action, like a quarter turn), and a closed door
+costs OPEN_DOOR (1) on top of the step through it. The goal of "interact with X" (a task station,
+the button, a corpse, a player to kill) is any pose on a walkable tile next to X, facing X.
+
+Opening a door is modelled exactly, without door states in the search: facing a closed door,
+OPEN_DOOR then MOVE_FORWARD take the player into the doorway for 2. Any other way into that
+doorway after opening it (turn, then strafe or step back in) costs at least as much as entering
+forward and turning there, and an optimal path never comes back to a door it opened, so nothing
+is lost (the tests compare against a search that does track which doors were opened).
+
+Two ways to ask:
+- `astar` (one target) and `nearest` (the closest of several): one plain search each, estimating
+  the rest of the way as the Manhattan distance to X minus one, which never overestimates (every
+  step moves one tile and costs at least 1; turns are left out of the estimate).
+- `Oracle`: per target, a distance field from a reverse Dijkstra out of the goal poses, cached
+  per (target, closed doors, static obstacles), so that a distance or a best action afterwards
+  is a lookup. Players move every step, so they are never part of a field: `best_action` steps
+  around them (dynamic obstacles) instead.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections import OrderedDict
+from collections.abc import Collection, Iterable, Iterator
+
+from engine.socialgrid.board import DOOR, FACINGS, FLOOR, STEP, Board, Pos
+from engine.socialgrid.moves import (
+    MOVE_BACKWARD,
+    MOVE_FORWARD,
+    OPEN_DOOR,
+    STRAFE_LEFT,
+    STRAFE_RIGHT,
+    TURN_BACK,
+    TURN_LEFT,
+    TURN_RIGHT,
+    Pose,
+    facing_towards,
+    front,
+    target,
+)
+
+INF = math.inf
+STEP_COST = 1.0
+TURN_COST = 0.5
+OPEN_COST = 1.0  # the OPEN_DOOR action; the step through the doorway is paid on top
+
+FACING_INDEX = {facing: i for i, facing in enumerate(FACINGS)}
+
+# When several actions lie on an optimal path, the first of these wins: walking forward reads
+# most naturally, then turning to walk forward, then the sideways and backward steps.
+PREFERENCE = (MOVE_FORWARD, OPEN_DOOR, TURN_LEFT, TURN_RIGHT, TURN_BACK, STRAFE_RIGHT,
+              STRAFE_LEFT, MOVE_BACKWARD)
+
+
+def _standable(board: Board, pos: Pos, blocked: Collection[Pos]) -> bool:
+    """Tiles a pose may be on: floor and doorways (a closed one once the player has opened it)."""
+    return board.tile(pos) in (FLOOR, DOOR) and pos not in blocked
+
+
+def goal_poses(board: Board, goal: Pos, blocked: Collection[Pos] = ()) -> list[Pose]:
+    """The poses from which a player interacts with tile `goal`: next to it, facing it."""
+    poses = []
+    for dx, dy in STEP.values():
+        here = (goal[0] - dx, goal[1] - dy)
+        if _standable(board, here, blocked):
+            facing = facing_towards(here, goal)
+            assert facing is not None
+            poses.append(Pose(here[0], here[1], facing))
+    return poses
+
+
+def successors(board: Board, pose: Pose, closed_doors: Collection[Pos],
+               blocked: Collection[Pos] = (),
+               occupied: Collection[Pos] = ()) -> Iterator[tuple[int, Pose, float]]:
+    """(first action, pose after, cost) of every move the search may make from `pose`, in
+    PREFERENCE order. OPEN_DOOR stands for "open the door ahead and step into the doorway"."""
+    for action in PREFERENCE:
+        if action == OPEN_DOOR:
+            ahead = front(pose)
+            if ahead in closed_doors and board.tile(ahead) == DOOR and ahead not in blocked:
+                yield action, Pose(ahead[0], ahead[1], pose.facing), OPEN_COST + STEP_COST
+        elif action in (TURN_LEFT, TURN_RIGHT, TURN_BACK):
+            yield action, target(pose, action), TURN_COST
+        else:
+            after = target(pose, action)
+            if (board.is_walkable(after.pos, closed_doors) and after.pos not in blocked
+                    and after.pos not in occupied):
+                yield action, after, STEP_COST
+
+
+def astar(board: Board, start: Pose, goal: Pos, closed_doors: Collection[Pos],
+          blocked: Collection[Pos] = ()) -> tuple[float, list[int]]:
+    """(cost, actions) of a cheapest way from `start` to interact with `goal`; (INF, []) when
+    there is none. An opened door shows as OPEN_DOOR followed by MOVE_FORWARD."""
+    cost, actions, _ = _search(board, start, [goal], closed_doors, blocked)
+    return cost, actions
+
+
+def nearest(board: Board, start: Pose, goals: Iterable[Pos], closed_doors: Collection[Pos],
+            blocked: Collection[Pos] = ()) -> tuple[Pos | None, float]:
+    """The cheapest of several targets to interact with, and its cost; (None, INF) if none is
+    reachable. One A* towards all of them: meant for targets that move (players), for which
+    a field per target would not be reused."""
+    cost, _, goal = _search(board, start, sorted(set(goals)), closed_doors, blocked)
+    return goal, cost
+
+
+def _search(board: Board, start: Pose, goals: list[Pos], closed_doors: Collection[Pos],
+            blocked: Collection[Pos]) -> tuple[float, list[int], Pos | None]:
+    """A* to the first goal pose of any of `goals`: (cost, actions, the goal reached)."""
+    owners: dict[Pose, Pos] = {}
+    for goal in goals:
+        for pose in goal_poses(board, goal, blocked):
+            owners.setdefault(pose, goal)
+    if not owners:
+        return INF, [], None
+
+    def heuristic(pose: Pose) -> float:
+        return min(max(abs(pose.x - x) + abs(pose.y - y) - 1, 0) for x, y in goals)
+
+    best = {start: 0.0}
+    came_from: dict[Pose, tuple[Pose, int]] = {}
+    # Among equal estimates the deeper pose goes first (it is closer to being done), then the
+    # older one: poses are never compared.
+    tie = itertools.count()
+    frontier = [(heuristic(start), 0.0, next(tie), start)]
+    while frontier:
+        _, minus_cost, _, pose = heapq.heappop(frontier)
+        cost = -minus_cost
+        if cost > best[pose]:
+            continue
+        if pose in owners:
+            reached = owners[pose]
+            backwards = []  # the actions from the goal back to the start
+            while pose != start:
+                pose, action = came_from[pose]
+                backwards.extend([MOVE_FORWARD, OPEN_DOOR] if action == OPEN_DOOR else [action])
+            return cost, backwards[::-1], reached
+        for action, after, step in successors(board, pose, closed_doors, blocked):
+            new = cost + step
+            if new < best.get(after, INF):
+                best[after] = new
+                came_from[after] = (pose, action)
+                heapq.heappush(frontier, (new + heuristic(after), -new, next(tie), after))
+    return INF, [], None
+
+
+class DistanceField:
+    """Cost to interact with one target from every pose, for one set of closed doors and static
+    obstacles. Build it through `Oracle.field`, which caches it."""
+
+    def __init__(self, board: Board, goal: Pos, closed_doors: frozenset[Pos],
+                 blocked: frozenset[Pos], grid: _Grid | None = None) -> None:
+        self.board = board
+        self.goal = goal
+        self.closed_doors = closed_doors
+        self.blocked = blocked
+        self._costs = _reverse_dijkstra(grid or _Grid(board), board, goal, closed_doors, blocked)
+
+    def _index(self, pose: Pose) -> int:
+        return (pose.y * self.board.width + pose.x) * 4 + FACING_INDEX[pose.facing]
+
+    def distance(self, pose: Pose) -> float:
+        """The oracle distance (INF when the target cannot be reached, 0 at a goal pose)."""
+        if not self.board.in_bounds(pose.pos):
+            return INF
+        return self._costs[self._index(pose)]
+
+    def best_action(self, pose: Pose, occupied: Collection[Pos] = ()) -> int | None:
+        """An action on a cheapest path (ties broken by PREFERENCE), or None at a goal pose or
+        when the target is out of reach. `occupied` are tiles players stand on: if they block
+        every optimal first action, the answer is the first action of a cheapest path around
+        them (a fresh A* with them as obstacles), or None if they block every way."""
+        here = self.distance(pose)
+        if here == 0 or here == INF:
+            return None
+        for action, after, cost in successors(self.board, pose, self.closed_doors, self.blocked,
+                                              occupied):
+            if cost + self.distance(after) == here:
+                return action
+        _, actions = astar(self.board, pose, self.goal, self.closed_doors,
+                           self.blocked | frozenset(occupied))
+        return actions[0] if actions else None
+
+
+class _Grid:
+    """A board flattened for the reverse search: tile index y * width + x, whether a pose may
+    be on each tile, and each tile's neighbour in the direction of each facing (-1: off the map).
+    Made once per board; the fields of all targets share it."""
+
+    def __init__(self, board: Board) -> None:
+        self.width = board.width
+        self.size = board.width * board.height
+        self.standable = [_standable(board, (i % self.width, i // self.width), ())
+                          for i in range(self.size)]
+        self.neighbours = []
+        for i in range(self.size):
+            x, y = i % self.width, i // self.width
+            self.neighbours.append(tuple(
+                (y + dy) * self.width + x + dx if board.in_bounds((x + dx, y + dy)) else -1
+                for dx, dy in (STEP[f] for f in FACINGS)))
+
+
+def _reverse_dijkstra(grid: _Grid, board: Board, goal: Pos, closed_doors: frozenset[Pos],
+                      blocked: frozenset[Pos]) -> list[float]:
+    """Costs to the goal poses from every (tile, facing), indexed tile * 4 + facing index.
+
+    The search runs the moves of `successors` backwards: a pose is reached from the same tile's
+    other three facings by one turn, and from each neighbouring tile with the same facing by one
+    step, except a closed doorway, which is entered only forward from the tile behind it, by
+    opening the door and stepping in."""
+    width, neighbours = grid.width, grid.neighbours
+    stand = list(grid.standable)
+    closed = [False] * grid.size
+    for x, y in blocked:
+        if board.in_bounds((x, y)):
+            stand[y * width + x] = False
+    for x, y in closed_doors:
+        if board.in_bounds((x, y)):
+            closed[y * width + x] = True
+
+    costs = [INF] * (grid.size * 4)
+    frontier = []
+    for pose in goal_poses(board, goal, blocked):
+        state = (pose.y * width + pose.x) * 4 + FACING_INDEX[pose.facing]
+        costs[state] = 0.0
+        frontier.append((0.0, state))
+    heapq.heapify(frontier)
+    push, pop = heapq.heappush, heapq.heappop
+    while frontier:
+        cost, state = pop(frontier)
+        if cost > costs[state]:
+            continue
+        tile, facing = divmod(state, 4)
+        new = cost + TURN_COST
+        for other in range(tile * 4, tile * 4 + 4):
+            if new < costs[other]:
+                costs[other] = new
+                push(frontier, (new, other))
+        if closed[tile]:
+            behind = neighbours[tile][(facing + 2) % 4]
+            if behind >= 0 and stand[behind]:
+                new = cost + OPEN_COST + STEP_COST
+                if new < costs[behind * 4 + facing]:
+                    costs[behind * 4 + facing] = new
+                    push(frontier, (new, behind * 4 + facing))
+        else:
+            new = cost + STEP_COST
+            for here in neighbours[tile]:
+                if here >= 0 and stand[here] and new < costs[here * 4 + facing]:
+                    costs[here * 4 + facing] = new
+                    push(frontier, (new, here * 4 + facing))
+    return costs
+
+
+class Oracle:
+    """Distance fields for one board, cached per (target, closed doors, static obstacles); the
+    least recently used field goes first once `max_fields` are kept."""
+
+    def __init__(self, board: Board, max_fields: int = 256) -> None:
+        self.board = board
+        self.max_fields = max_fields
+        self._fields: OrderedDict[tuple, DistanceField] = OrderedDict()
+        self._grid = _Grid(board)
+
+    def field(self, goal: Pos, closed_doors: Collection[Pos],
+              blocked: Collection[Pos] = frozenset()) -> DistanceField:
+        closed, static = frozenset(closed_doors), frozenset(blocked)
+        key = (goal, closed, static)
+        found = self._fields.get(key)
+        if found is not None:
+            self._fields.move_to_end(key)
+            return found
+        built = DistanceField(self.board, goal, closed, static, self._grid)
+        self._fields[key] = built
+        if len(self._fields) > self.max_fields:
+            self._fields.popitem(last=False)
+        return built
+
+    def distance(self, pose: Pose, goal: Pos, closed_doors: Collection[Pos],
+                 blocked: Collection[Pos] = frozenset()) -> float:
+        return self.field(goal, closed_doors, blocked).distance(pose)
+
+    def best_action(self, pose: Pose, goal: Pos, closed_doors: Collection[Pos],
+                    blocked: Collection[Pos] = frozenset(),
+                    occupied: Collection[Pos] = ()) -> int | None:
+        return self.field(goal, closed_doors, blocked).best_action(pose, occupied)
+
+    def distances(self, pose: Pose, goals: Iterable[Pos], closed_doors: Collection[Pos],
+                  blocked: Collection[Pos] = frozenset()) -> dict[Pos, float]:
+        """Distance to each of several targets (e.g. a player's task stations)."""
+        return {goal: self.distance(pose, goal, closed_doors, blocked) for goal in goals}
+
+    def nearest(self, pose: Pose, goals: Iterable[Pos], closed_doors: Collection[Pos],
+                blocked: Collection[Pos] = frozenset()) -> tuple[Pos | None, float]:
+        """The closest of several targets (players, for NEAREST_PLAYER_DIST) and its distance."""
+        return nearest(self.board, pose, goals, closed_doors, blocked)
