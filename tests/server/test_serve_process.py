@@ -134,9 +134,15 @@ async def test_flooding_clients_meet_the_limits(serve):
             msg = await ada.recv(timeout=10)
             codes.add(msg.get("code"))
     assert "rate_limited" in codes
-    # The server is fine: a newcomer is served.
+    # The server is fine: a newcomer is served, and the tables of a creator who vanished
+    # while nobody sat at them are gone.
     bob = await Client.connect(server.url, "bob")
-    assert (await bob.request("list_tables"))["type"] == "tables"
+    assert (await bob.request("list_tables"))["tables"] == []
+    # A config that would make a scripted bot think for seconds is refused outright.
+    huge = await bob.request("create_table", env="colonel-blotto",
+                             config={"fields": 20, "units": 1000},
+                             seats=["scripted:adaptive", "scripted:adaptive"])
+    assert huge["code"] == "bad_config"
 
 
 async def test_lookalike_names_are_refused(serve):
