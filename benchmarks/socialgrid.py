@@ -1,10 +1,14 @@
-"""SocialGrid figures: what the Planning Oracle costs on a small and on the largest map.
+"""SocialGrid figures: what the Planning Oracle costs on a small and on the largest map, and
+what a user waits for: one episode, headless and through `parlor sim` with the database on
+disk, and a whole scripted Crew Elo league.
 
 Per map: the time to build one distance field (a reverse Dijkstra over every tile x facing), a
 distance and a best action read from a cached field (what a prompt asks per task every step),
-one plain A* query, and a nearest-target search. Prints figures; nothing is asserted.
+one plain A* query, and a nearest-target search. Episodes: the default table (2x2 rooms of
+10x10, 5 scripted crewmates + 2 scripted impostors, up to 2,500 steps). Prints figures; nothing
+is asserted.
 
-    python benchmarks/socialgrid.py [--repeats 5]
+    python benchmarks/socialgrid.py [--repeats 5] [--episodes 20] [--skip-league]
 """
 
 from __future__ import annotations
@@ -103,15 +107,98 @@ def nearest_ms(name: str, repeats: int) -> str:
 
 
 FIGURES = (field_build_ms, cached_query_us, astar_ms, nearest_ms)
+AGENT = "scripted:agent"  # plays whichever role its seat is dealt
+
+
+def play_headless(seed: int) -> tuple[float, int, float]:
+    """One default episode with scripted bots, straight through the engine: (seconds, steps,
+    seconds of it spent in the bots)."""
+    from bots.registry import make_bot
+    from engine.registry import get
+
+    env = get("socialgrid")
+    start = time.perf_counter()
+    game = env.new_game(env.config(), seed, 7)
+    bots = [make_bot(AGENT, "socialgrid", seed * 10 + s) for s in range(7)]
+    memory: list[dict] = [{} for _ in range(7)]
+    in_bots = 0.0
+    while not game.over:
+        for seat in sorted(game.pending()):
+            view, legal = game.view(seat), game.legal(seat).to_json()
+            thinking = time.perf_counter()
+            decision = _decide(bots[seat], view, legal, memory[seat])
+            in_bots += time.perf_counter() - thinking
+            game.act(seat, decision.action)
+    env.game_metrics(game.record())
+    return time.perf_counter() - start, game.public_view()["step"], in_bots
+
+
+def _decide(bot, view, legal, memory):
+    """A scripted bot's decision without an event loop (it never awaits)."""
+    coroutine = bot.decide(view, legal, memory)
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("a scripted bot awaited")
+
+
+def episodes_headless(episodes: int) -> str:
+    runs = [play_headless(seed) for seed in range(episodes)]
+    seconds = [r[0] for r in runs]
+    steps = [r[1] for r in runs]
+    bots = [r[2] for r in runs]
+    return (f"default episode, headless (engine + scripted bots + metrics): median "
+            f"{statistics.median(seconds):.3f} s, max {max(seconds):.3f} s over {episodes} "
+            f"episodes; median {statistics.median(steps):g} steps; bots "
+            f"{statistics.median(bots) / statistics.median(seconds):.0%} of the time")
+
+
+def episodes_sim(episodes: int) -> str:
+    """`parlor sim` with the database on disk (the table driver, the store, the metrics)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "server.cli", "sim", "socialgrid", "--seat",
+                   f"crew={AGENT}", "--seat", f"impostor={AGENT}", "--games", str(episodes),
+                   "--db", str(Path(tmp) / "sim.db"), "--quiet"]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        seconds = time.perf_counter() - start
+    return (f"default episode through parlor sim --db on disk: {seconds / episodes:.3f} s per "
+            f"episode ({episodes} episodes in {seconds:.1f} s, process start included)")
+
+
+def league(episodes: int = 1) -> str:
+    """A whole Crew Elo league over every scripted SocialGrid bot and random."""
+    import subprocess
+
+    from bots.registry import available
+
+    models = sorted(available("socialgrid"))
+    command = [sys.executable, "-m", "server.cli", "league", "socialgrid-elo", "--models",
+               *models, "--episodes", str(episodes), "--quiet"]
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    seconds = time.perf_counter() - start
+    return (f"Crew Elo league of {len(models)} models ({len(models) ** 2} pairs x {episodes} "
+            f"episode): {seconds:.1f} s wall")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--episodes", type=int, default=20)
+    parser.add_argument("--skip-league", action="store_true")
     args = parser.parse_args()
     for figure in FIGURES:
         for name in MAPS:
             print(figure(name, args.repeats), flush=True)
+    print(episodes_headless(args.episodes), flush=True)
+    print(episodes_sim(args.episodes), flush=True)
+    if not args.skip_league:
+        print(league(), flush=True)
 
 
 if __name__ == "__main__":

@@ -151,6 +151,12 @@ class Game(ABC):
         its place on a turn timeout or a failed bot; None when the env has none."""
         return None
 
+    def pace(self, seat: int) -> float | None:
+        """Seconds a person has for this decision before the default move is made for them and
+        the game goes on (a game played in real time, e.g. SocialGrid's `tick` pace); None: the
+        table's turn timer and timeout policy apply."""
+        return None
+
     def invalid_move_policy(self, seat: int, category: str) -> InvalidMovePolicy:
         """The policy for an invalid move of `seat` in MindGames `category` (env hook)."""
         return self.env.invalid_moves
@@ -161,6 +167,11 @@ class Game(ABC):
         if not self.env.hidden_roles:
             return {}
         return {"roles": [r.to_json() for r in self.roles]}
+
+    def revealed_roles(self) -> frozenset[str]:
+        """Role names the rules have made public before the end (SocialGrid announces an
+        ejected player's role): the conformance suite no longer treats them as secrets."""
+        return frozenset()
 
     def public_view(self) -> dict[str, Any]:
         """The public part of every view of the current state."""
@@ -477,6 +488,9 @@ class Env(ABC):
     metric_labels: ClassVar[Mapping[str, str]] = {}
     # The rules for people (markdown), a data file in the env's package; see `help`.
     help_file: ClassVar[str] = "help.md"
+    # Event types that only move the game along (SocialGrid's per-step `step`): a transcript for
+    # people leaves them out. Sent to clients in describe().
+    quiet_events: ClassVar[tuple[str, ...]] = ()
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
@@ -552,6 +566,11 @@ class Env(ABC):
     def default_players(self) -> int:
         return self.players[0]
 
+    def player_counts(self, config: Config) -> tuple[int, ...]:
+        """The player counts a game of this config can have (SocialGrid's depend on its
+        impostors and map size); every count in `players` by default."""
+        return self.players
+
     def replay(self, record: GameRecord) -> Game:
         """Rebuild a game from its record by replaying every action from the seed."""
         game = self.new_game(self.Config.from_json(record.config), record.seed, record.players)
@@ -574,7 +593,8 @@ class Env(ABC):
                 "presets": {k: v.to_json() for k, v in self.presets.items()},
                 "seat_names": list(self.seat_names), "rating": self.rating,
                 "hidden_roles": self.hidden_roles, "widget": self.widget, "help": self.help,
-                "metric_labels": dict(self.metric_labels)}
+                "metric_labels": dict(self.metric_labels),
+                "quiet_events": list(self.quiet_events)}
 
 
 @cache

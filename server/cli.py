@@ -155,6 +155,29 @@ def _parser() -> argparse.ArgumentParser:
                      help="when a bot's provider fails: void the game (default), make the "
                           "env's default move for it and go on, or wait and retry")
 
+    league = sub.add_parser("league", help="bot leagues with a report of ratings")
+    leagues = league.add_subparsers(dest="league_command", required=True)
+    elo = leagues.add_parser("socialgrid-elo", help="SocialGrid's Crew Elo league: every "
+                             "ordered pair of models (crew, impostors) plus self-play")
+    elo.add_argument("--models", nargs="+", required=True, metavar="SPEC",
+                     help="bot specs, e.g. random scripted:agent openai:gpt-4o-mini")
+    elo.add_argument("--episodes", type=int, required=True, metavar="N",
+                     help="episodes per ordered pair")
+    elo.add_argument("--preset", default=None, help="default league-10x10")
+    elo.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a config value (repeat)")
+    elo.add_argument("--seed", type=int, default=0, help="the league's seed (default 0)")
+    elo.add_argument("--db", default=None, help="store the games in this SQLite file; a "
+                                                "league run again on it plays only what is "
+                                                "missing")
+    elo.add_argument("--concurrency", type=int, default=1, metavar="N",
+                     help="games played at once (default 1; results do not depend on it)")
+    elo.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
+                     help="when a bot's provider fails (as `parlor sim`; void games are left "
+                          "out and played again on resume)")
+    elo.add_argument("--json", default=None, metavar="FILE", help="also write the report here")
+    elo.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
     sub.add_parser("envs", help="list the environments and their presets")
 
     bots = sub.add_parser("bots", help="inspect bots")
@@ -245,9 +268,10 @@ def _database_problem(db: Path) -> str | None:
 
 def _cmd_envs() -> int:
     from engine.registry import all_envs
+    from server.protocol import players_text
 
     for env in all_envs():
-        players = "/".join(map(str, env.players))
+        players = players_text(env.players)
         print(f"{env.id:20} {players:>5} players  {env.description}")
         print(f"{'':20} presets: {', '.join(env.presets)} (default {env.default_preset})")
     return 0
@@ -320,6 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.sim import run_sim
 
             return run_sim(args, parser)
+        if args.command == "league":
+            from server.league import run_league
+
+            return run_league(args)
         from tui.launch import run_local, run_remote
 
         if args.command == "play":

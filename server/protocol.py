@@ -395,6 +395,14 @@ def client_ssl(url: str, cafile: str | None = None) -> ssl.SSLContext | None:
     return ssl.create_default_context(cafile=cafile)
 
 
+def players_text(counts: list[int] | tuple[int, ...]) -> str:
+    """How an env's player counts read (`envs`' `players`): "3", "2/4", or "1-10" for a run."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return "/".join(map(str, counts))
+
+
 def decode_server_message(raw: str | bytes) -> dict[str, Any]:
     """Parse a server message on the client side; raise ValueError if it is not one."""
     msg = json.loads(raw)

@@ -14,7 +14,7 @@ import asyncio
 import json
 import secrets
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 from bots.registry import available
@@ -213,12 +213,7 @@ class Games:
                    range(args.games) if numbers is None else numbers)
 
     async def play(self, concurrency: int) -> None:
-        try:
-            async with asyncio.TaskGroup() as group:
-                for _ in range(min(concurrency, self.total)):
-                    group.create_task(self._worker())
-        except ExceptionGroup as errors:  # report the first failure as itself
-            raise errors.exceptions[0] from None
+        await run_workers(self._worker, min(concurrency, self.total))
 
     async def close(self) -> None:
         await self.server.stop()  # voids a game still playing after an error or ctrl-c
@@ -256,6 +251,17 @@ class Games:
             # The store has the game: drop the table (and its game) now, not 50 games later.
             self.server.tables.pop(table.id, None)
 
+
+
+async def run_workers(worker: Callable[[], Awaitable[None]], count: int) -> None:
+    """Run `count` copies of `worker` at once until all end; the first failure is raised as
+    itself (not as an ExceptionGroup)."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(count):
+                group.create_task(worker())
+    except ExceptionGroup as errors:
+        raise errors.exceptions[0] from None
 
 
 def run_instance(worker: int | None = None) -> str:

@@ -412,9 +412,11 @@ class Table:
                 self._turns[index] += 1
                 seat.turn = self._turns[index]
                 seat.turn_issued = loop.time()
-                seat.deadline = loop.time() + self.options.turn_timeout
+                tick = game.pace(index)
+                seat.deadline = loop.time() + (self.options.turn_timeout if tick is None
+                                               else tick)
                 seat.turn_timer = loop.call_at(seat.deadline, self._deadline_passed, seat,
-                                               seat.turn)
+                                               seat.turn, tick is not None)
                 await self.send_turn(seat)
         if scripted_due and (self._scripted is None or self._scripted.done()):
             self._scripted = loop.create_task(self._drive_bots(self._scripted_due, "bots"),
@@ -533,9 +535,12 @@ class Table:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _deadline_passed(self, seat: Seat, turn: int) -> None:
+    def _deadline_passed(self, seat: Seat, turn: int, paced: bool = False) -> None:
         if seat.turn == turn and self.game is not None and not self.game.over:
-            self._spawn(self._timed_out(seat, turn))
+            # A paced decision (a real-time step) is not a timeout: the default move is made
+            # and the game goes on, whatever the table's timeout policy.
+            self._spawn(self.submit_default(seat, "tick") if paced
+                        else self._timed_out(seat, turn))
 
     def _grace_passed(self, seat: Seat) -> None:
         if seat.disconnected_since is not None and self.game is not None and not self.game.over:

@@ -53,24 +53,25 @@ class Board:
                     raise ValueError(f"{pos} is listed as {kind!r} but the tile is "
                                      f"{self.tile(pos)!r}")
 
-    @property
+    @cached_property
     def width(self) -> int:
         return len(self.tiles[0])
 
-    @property
+    @cached_property
     def height(self) -> int:
         return len(self.tiles)
 
+    @cached_property
+    def _kinds(self) -> dict[Pos, str]:
+        """Every tile's kind by position: the rules and the oracle ask millions of times."""
+        return {(x, y): kind for y, row in enumerate(self.tiles) for x, kind in enumerate(row)}
+
     def in_bounds(self, pos: Pos) -> bool:
-        x, y = pos
-        return 0 <= x < self.width and 0 <= y < self.height
+        return pos in self._kinds
 
     def tile(self, pos: Pos) -> str:
         """The static kind of a tile; outside the map counts as wall."""
-        x, y = pos
-        if 0 <= x < self.width and 0 <= y < self.height:
-            return self.tiles[y][x]
-        return WALL
+        return self._kinds.get(pos, WALL)
 
     @cached_property
     def floor(self) -> frozenset[Pos]:

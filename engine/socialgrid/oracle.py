@@ -27,7 +27,7 @@ import heapq
 import itertools
 import math
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from engine.socialgrid.board import DOOR, FACINGS, FLOOR, STEP, Board, Pos
 from engine.socialgrid.moves import (
@@ -49,6 +49,7 @@ INF = math.inf
 STEP_COST = 1.0
 TURN_COST = 0.5
 OPEN_COST = 1.0  # the OPEN_DOOR action; the step through the doorway is paid on top
+DETOUR = 4.0  # how much longer than the plain distance a way round players may be
 
 FACING_INDEX = {facing: i for i, facing in enumerate(FACINGS)}
 
@@ -95,25 +96,32 @@ def successors(board: Board, pose: Pose, closed_doors: Collection[Pos],
 
 
 def astar(board: Board, start: Pose, goal: Pos, closed_doors: Collection[Pos],
-          blocked: Collection[Pos] = ()) -> tuple[float, list[int]]:
+          blocked: Collection[Pos] = (), limit: float = INF) -> tuple[float, list[int]]:
     """(cost, actions) of a cheapest way from `start` to interact with `goal`; (INF, []) when
-    there is none. An opened door shows as OPEN_DOOR followed by MOVE_FORWARD."""
-    cost, actions, _ = _search(board, start, [goal], closed_doors, blocked)
+    there is none costing at most `limit`. An opened door shows as OPEN_DOOR followed by
+    MOVE_FORWARD."""
+    cost, actions, _ = _search(board, start, [goal], closed_doors, blocked, limit)
     return cost, actions
 
 
 def nearest(board: Board, start: Pose, goals: Iterable[Pos], closed_doors: Collection[Pos],
-            blocked: Collection[Pos] = ()) -> tuple[Pos | None, float]:
+            blocked: Collection[Pos] = (), limit: float = INF) -> tuple[Pos | None, float]:
     """The cheapest of several targets to interact with, and its cost; (None, INF) if none is
-    reachable. One A* towards all of them: meant for targets that move (players), for which
-    a field per target would not be reused."""
-    cost, _, goal = _search(board, start, sorted(set(goals)), closed_doors, blocked)
+    reachable at a cost of at most `limit`. One A* towards all of them: meant for targets that
+    move (players), for which a field per target would not be reused."""
+    cost, _, goal = _search(board, start, sorted(set(goals)), closed_doors, blocked, limit)
     return goal, cost
 
 
 def _search(board: Board, start: Pose, goals: list[Pos], closed_doors: Collection[Pos],
-            blocked: Collection[Pos]) -> tuple[float, list[int], Pos | None]:
-    """A* to the first goal pose of any of `goals`: (cost, actions, the goal reached)."""
+            blocked: Collection[Pos], limit: float = INF,
+            estimate: Callable[[Pose], float] | None = None
+            ) -> tuple[float, list[int], Pos | None]:
+    """A* to the first goal pose of any of `goals`: (cost, actions, the goal reached). Poses
+    whose estimate passes `limit` are never expanded: a bounded question (a player in sight,
+    a detour round a player) stays cheap even when the answer is "no way". `estimate`
+    replaces the Manhattan estimate (a distance field that ignores some obstacles is a far
+    closer one that still never overestimates)."""
     owners: dict[Pose, Pos] = {}
     for goal in goals:
         for pose in goal_poses(board, goal, blocked):
@@ -121,8 +129,10 @@ def _search(board: Board, start: Pose, goals: list[Pos], closed_doors: Collectio
     if not owners:
         return INF, [], None
 
-    def heuristic(pose: Pose) -> float:
+    def manhattan(pose: Pose) -> float:
         return min(max(abs(pose.x - x) + abs(pose.y - y) - 1, 0) for x, y in goals)
+
+    heuristic = estimate or manhattan
 
     best = {start: 0.0}
     came_from: dict[Pose, tuple[Pose, int]] = {}
@@ -144,7 +154,7 @@ def _search(board: Board, start: Pose, goals: list[Pos], closed_doors: Collectio
             return cost, backwards[::-1], reached
         for action, after, step in successors(board, pose, closed_doors, blocked):
             new = cost + step
-            if new < best.get(after, INF):
+            if new < best.get(after, INF) and new + heuristic(after) <= limit:
                 best[after] = new
                 came_from[after] = (pose, action)
                 heapq.heappush(frontier, (new + heuristic(after), -new, next(tie), after))
@@ -176,7 +186,8 @@ class DistanceField:
         """An action on a cheapest path (ties broken by PREFERENCE), or None at a goal pose or
         when the target is out of reach. `occupied` are tiles players stand on: if they block
         every optimal first action, the answer is the first action of a cheapest path around
-        them (a fresh A* with them as obstacles), or None if they block every way."""
+        them costing at most DETOUR more (a bounded search stays cheap), or None when there is
+        none (the player waits, or finds its own way)."""
         here = self.distance(pose)
         if here == 0 or here == INF:
             return None
@@ -184,8 +195,8 @@ class DistanceField:
                                               occupied):
             if cost + self.distance(after) == here:
                 return action
-        _, actions = astar(self.board, pose, self.goal, self.closed_doors,
-                           self.blocked | frozenset(occupied))
+        _, actions, _ = _search(self.board, pose, [self.goal], self.closed_doors,
+                                self.blocked | frozenset(occupied), here + DETOUR, self.distance)
         return actions[0] if actions else None
 
 
@@ -298,6 +309,8 @@ class Oracle:
         return {goal: self.distance(pose, goal, closed_doors, blocked) for goal in goals}
 
     def nearest(self, pose: Pose, goals: Iterable[Pos], closed_doors: Collection[Pos],
-                blocked: Collection[Pos] = frozenset()) -> tuple[Pos | None, float]:
-        """The closest of several targets (players, for NEAREST_PLAYER_DIST) and its distance."""
-        return nearest(self.board, pose, goals, closed_doors, blocked)
+                blocked: Collection[Pos] = frozenset(), limit: float = INF
+                ) -> tuple[Pos | None, float]:
+        """The closest of several targets (players, for NEAREST_PLAYER_DIST) and its distance
+        (None, INF beyond `limit`)."""
+        return nearest(self.board, pose, goals, closed_doors, blocked, limit)

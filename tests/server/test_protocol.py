@@ -56,3 +56,10 @@ def test_server_messages_round_trip():
     assert p.decode_server_message(p.encode(msg)) == msg
     with pytest.raises(ValueError):
         p.decode_server_message(json.dumps({"v": 1, "type": "hello"}))
+
+
+def test_player_counts_read_as_a_run_or_a_list():
+    assert p.players_text([3]) == "3"
+    assert p.players_text([2, 4]) == "2/4"
+    assert p.players_text((1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) == "1-10"
+    assert p.players_text([4, 5]) == "4/5"

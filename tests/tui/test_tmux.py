@@ -214,3 +214,45 @@ def test_two_people_on_one_machine_play_while_a_third_watches(tmp_path: Path):
         term.close()
         server.terminate()
         server.wait(10)
+
+
+def test_a_person_at_a_socialgrid_tick_table(tmp_path: Path):
+    """SocialGrid at the `tick` pace in a real terminal: the steps go on while the person only
+    watches (standing still), and a key moves them at once."""
+    import json
+
+    from websockets.sync.client import connect
+
+    server, url = _serve(tmp_path / "grid.db")
+    term = Tmux()
+    try:
+        with connect(url) as host:  # the host opens the table and stays (else it would close)
+            host.send(json.dumps({"v": 1, "type": "hello", "id": 1, "name": "host"}))
+            host.send(json.dumps({
+                "v": 1, "type": "create_table", "id": 2, "env": "socialgrid",
+                "preset": "navigation-oracle", "seats": ["human", "scripted:agent"],
+                "config": {"room_size": 7, "rows": 1, "cols": 2, "pace": "tick",
+                           "tick_ms": 400}}))
+            term.open("ada", parlor("play", "--server", url, "--name", "ada"))
+            term.wait("ada", "SocialGrid")
+            term.keys("ada", "r")
+            term.wait("ada", "waiting 1/2")
+            term.keys("ada", "Tab", "j")
+            first = _step(term.wait("ada", r"Step \d+/2500"))
+            # Hands off: the table does not wait for ada.
+            later = term.wait_until("ada", lambda text: (_step(text) or 0) >= first + 3,
+                                    "three steps without a key")
+            assert "Step" in later
+            term.keys("ada", "Left")  # TURN_LEFT: always allowed
+            term.wait("ada", "TURN_LEFT")
+            term.keys("ada", "C-q")
+            term.wait("ada", "parlor-exited-0")
+    finally:
+        term.close()
+        server.terminate()
+        server.wait(10)
+
+
+def _step(text: str) -> int | None:
+    found = re.search(r"Step (\d+)/2500", text)
+    return int(found.group(1)) if found else None

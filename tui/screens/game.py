@@ -68,6 +68,8 @@ class GameScreen(ParlorScreen):
 
     def on_mount(self) -> None:
         self.leaving = False
+        # An env widget that shows the seat's private view itself needs no raw copy beside it.
+        self.query_one(PrivatePanel).display = not self.query_one(EnvWidget).SHOWS_PRIVATE
         self.render_session()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -95,7 +97,9 @@ class GameScreen(ParlorScreen):
         self.query_one(GameHeader).show(s)
         self.query_one(SeatNotice).show(s)
         transcript = self.query_one(Transcript)
-        transcript.show(s.events, s.seat_name, below=s.complete_below)
+        env = s.env_info((s.table or {}).get("env", "")) or {}
+        transcript.show(s.events, s.seat_name, below=s.complete_below,
+                        quiet=env.get("quiet_events") or ())
         self._fill_gap(transcript)
         private = (s.view or {}).get("private") if s.seat is not None else None
         self.query_one(PrivatePanel).show(private)

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from server.protocol import players_text
 from tui.screens.base import ParlorScreen
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
@@ -79,7 +80,7 @@ class LobbyScreen(ParlorScreen):
         for env in self.session.envs:
             line = Text()
             line.append(env.get("title") or env["id"], style="bold")
-            players = "/".join(map(str, env.get("players", [])))
+            players = players_text(env.get("players", []))
             line.append(f"  ({players} players)\n", style="dim")
             line.append(env.get("description", ""), style="italic")
             options.add_option(Option(line, id=env["id"]))

@@ -13,6 +13,8 @@ from tui.session import Session
 class EnvWidget(Widget):
     """A game area for one env. The game screen calls `show` whenever the model changes."""
 
+    SHOWS_PRIVATE = False  # True: it shows the seat's private view (the screen's panel hides)
+
     class Act(Message):
         """The player decided: `action` is a structured action built from `legal` (or text)."""
 

@@ -9,7 +9,7 @@ as a marked block of catch-up lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -43,13 +43,19 @@ class Transcript(WrapLog):
         self._catching_up = False  # the last line written was a catch-up line
 
     def show(self, events: Sequence[dict[str, Any]], name: Namer,
-             below: int | None = None) -> None:
+             below: int | None = None, quiet: Collection[str] = ()) -> None:
         """Write the events after the last one shown, up to `below` (excluded) when given: the
-        events past a reconnect gap wait until the gap is filled."""
+        events past a reconnect gap wait until the gap is filled. Events of a `quiet` type
+        (the env's `quiet_events`) are passed over."""
         new = events_after(events, self.last_seq)
         if below is not None:
             new = [e for e in new if e["seq"] < below]
         if not new:
+            return
+        last = new[-1]["seq"]
+        new = [e for e in new if e.get("type") not in quiet]
+        if not new:
+            self.last_seq = last
             return
         follow = self._following()
         rule = self.get_component_rich_style("transcript--rule")
@@ -67,7 +73,7 @@ class Transcript(WrapLog):
                            scroll_end=follow)
             else:
                 self.write(event_line(event, name), scroll_end=follow)
-        self.last_seq = new[-1]["seq"]
+        self.last_seq = last
         if self.first_seq is None:
             self.first_seq = new[0]["seq"]
 

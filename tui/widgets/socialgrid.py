@@ -1,0 +1,258 @@
+"""SocialGrid (Among Us on a grid): the seat's map and side panel, a key per action, the Planning
+Oracle's hint on h, and the ballot during a meeting.
+
+Keys (a wide footer shows the ones allowed now, the panel always does): w/↑ forward, s/↓
+backward, a/d strafe, ←/→ turn, b turn back, . or space wait (NOOP), e do task, o/c open/close
+door, r report a body, m call a meeting, k kill; h shows or hides the oracle's hint. Each sends
+{"choice": "<id>"} for the current step, as a bot does. A key for an action that is not allowed
+now says so and sends nothing (sg_keys: the two bindings of each key).
+
+A spectator gets the public state only (positions are private); a player who is out gets a
+notice and keeps watching."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from tui.session import Session
+from tui.widgets.ballot_form import BallotForm
+from tui.widgets.env_widget import EnvWidget
+from tui.widgets.grid_map import GridMap, MapState
+from tui.widgets.sg_keys import ACTION_BINDINGS, ACTIONS, action_label
+from tui.widgets.sg_panel import SgPanel
+from tui.widgets.sg_text import hint_text, last_step_text, meeting_text
+
+SIDE_ROOM = 44  # columns the panel keeps beside a map of 4x2 characters a tile
+PANEL_ROOM = 16  # rows it keeps below one
+RESERVED = 7  # rows kept for the legend, the hint and the status line
+NOTICE_SECONDS = 4.0  # a refused key's notice stays this long
+OUT = {"dead": "You were killed", "ejected": "You were ejected by a meeting",
+       "left": "You left the game"}
+
+
+class SocialGridGame(EnvWidget, can_focus=True):
+    BINDINGS = [*ACTION_BINDINGS, Binding("h", "hint", "Oracle hint")]
+    SHOWS_PRIVATE = True  # the map and the panel show everything the seat may know
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.session: Session | None = None
+        self.hinting = False
+        self.allowed: tuple[int, ...] = ()  # the actions the footer offers now
+        self.playing = False  # a living player in the tasks phase
+        self._last_step: Text | None = None
+        self._keys_state: tuple[Any, ...] = ()
+        self._refusal: Text | None = None  # a refused key's notice, shown for a while
+        self._refusal_timer: Any = None
+        self._sent: Text | None = None  # what we sent for the step being resolved
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="sg-notice")
+        with Horizontal(id="sg-main"):
+            with Vertical(id="sg-left"):
+                yield GridMap(id="sg-map")
+                yield BallotForm(id="sg-ballot")
+            with VerticalScroll(id="sg-side"):
+                yield SgPanel(id="sg-panel")
+        yield Static("", id="sg-legend")
+        yield Static("", id="sg-hint")
+        yield Static("", id="sg-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#sg-side").can_focus = False
+        for wid in ("#sg-hint", "#sg-status", "#sg-notice"):
+            self.query_one(wid).display = False
+
+    def on_show(self) -> None:
+        """Back on screen (ctrl+t on a narrow terminal): the step keys work again at once."""
+        if self.playing and self.screen.focused is None:
+            self.focus()
+
+    # -- the game as the server shows it ----------------------------------------------------
+    def show(self, session: Session) -> None:
+        self.session = session
+        view = session.view or {}
+        public: dict[str, Any] = view.get("public") or {}
+        me = session.seat
+        private: dict[str, Any] = (view.get("private") or {}) if me is not None else {}
+        over = bool(public.get("over") or session.game_over)
+        alive = me is not None and private.get("status") == "alive" and not over
+        phase = public.get("phase")
+        voting = alive and phase == "vote"
+        playing = alive and phase == "tasks"
+        self.set_class(voting, "-meeting")
+        self.set_class(me is None, "-watching")
+        grid = self.query_one(GridMap)
+        names = {p["seat"]: session.seat_name(p["seat"]) for p in public.get("players") or []
+                 if isinstance(p.get("seat"), int)}
+
+        goal = (private.get("oracle") or {}).get("goal") if self.hinting else None
+        has_map = alive and bool(private.get("observation")) and not voting
+        grid.display = has_map
+        grid.show(MapState.from_private(private, goal) if has_map else None)
+        self._fit_map()
+        legend = self.query_one("#sg-legend", Static)
+        legend.display = has_map
+        if has_map:
+            legend.update(grid.legend(names))
+        votes = [e["data"] for e in session.events
+                 if e.get("type") == "vote_result" and isinstance(e.get("data"), dict)]
+        self.query_one(SgPanel).show(public, private, me, session.seat_name, grid.seat_style,
+                                     votes)
+        self._ballot(session, public, private, voting)
+        self._notice(public, private, me, over)
+        hint = self.query_one("#sg-hint", Static)
+        hint.display = self.hinting and playing
+        if hint.display:
+            hint.update(hint_text(private, public, playing))
+
+        self.playing = playing
+        self.allowed = tuple(private.get("allowed") or ()) if playing else ()
+        state = (playing, self.allowed, me is not None)
+        if state != self._keys_state:
+            self._keys_state = state
+            self.refresh_bindings()
+        if session.awaiting_us:
+            self._sent = None  # a new step: the line shows how the last one went
+        self._last_step = last_step_text(private) if playing else None
+        self._draw_status()
+        if playing:
+            focused = self.screen.focused
+            ballot = self.query_one(BallotForm)
+            if focused is None or focused is ballot or ballot in focused.ancestors:
+                self.focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_map)
+
+    def _fit_map(self) -> None:
+        """Lay out for the room there is: tiles of 4x2 characters beside the panel (wide), or
+        above it (tall); else 2x1 beside it. A meeting's ballot goes above the panel (which a
+        narrow terminal hides then)."""
+        main = self.query_one("#sg-main").size
+        room = self.content_region.height - RESERVED  # whatever the lines below may take
+        grid = self.query_one(GridMap)
+        cols, lines = grid.extent
+        if not main.width:
+            return
+        if self.has_class("-meeting") or not cols:  # the ballot, above the panel
+            grid.set_zoom(1)
+            self.set_class(self.has_class("-meeting"), "-tall")
+            return
+        wide = 4 * cols + SIDE_ROOM <= main.width and 2 * lines <= room
+        tall = 4 * cols <= main.width and 2 * lines + PANEL_ROOM <= room
+        self.set_class(tall and not wide, "-tall")
+        grid.set_zoom(2 if wide or tall else 1)
+
+    def _ballot(self, session: Session, public: dict[str, Any], private: dict[str, Any],
+                voting: bool) -> None:
+        ballot = self.query_one(BallotForm)
+        ballot.display = voting
+        if not voting:
+            if ballot.active:
+                ballot.hold("")
+            return
+        meeting = public.get("meeting") or {}
+        voters = sum(1 for p in public.get("players") or [] if p.get("status") == "alive")
+        header = meeting_text(meeting, session.seat_name, voters)
+        legal = session.legal
+        if legal is not None and legal.get("kind") == "form":
+            if not ballot.active:
+                ballot.start(legal, lambda s: session.seat_name(int(s)), header,
+                             previous=private.get("trust") or {}, meeting=meeting.get("number"))
+                ballot.focus()
+            else:
+                ballot.header = header
+                ballot.refresh_rows()
+        elif private.get("voted"):
+            ballot.hold("Ballot sent — waiting for the others to vote…", header)
+        else:
+            ballot.hold("Waiting for the meeting…", header)
+
+    def _notice(self, public: dict[str, Any], private: dict[str, Any], me: int | None,
+                over: bool) -> None:
+        notice = self.query_one("#sg-notice", Static)
+        text = Text()
+        mode = (public.get("map") or {}).get("observation", "limited")
+        if over:
+            text.append("The game is over.", style="bold")
+        elif me is None:
+            text.append("You are watching. ", style="bold")
+            text.append("Positions are private under a limited field of view: spectators see "
+                        "the public state only." if mode == "limited" else
+                        "Positions are private: spectators see the public state only.")
+        elif private.get("status") in OUT:
+            text.append(f"{OUT[private['status']]}: you are out of the game. ", style="bold")
+            text.append("Keep watching — the panel follows the game to its end.")
+        notice.update(text)
+        notice.display = bool(text.plain)
+
+    # -- keys --------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "act":
+            return (self.playing and bool(parameters) and parameters[0] in self.allowed
+                    and not self.screen.has_class("-narrow"))
+        if action == "act_quietly":
+            return self.playing
+        if action == "hint":
+            return self.playing
+        return True
+
+    def action_act(self, action: int) -> None:
+        session = self.session
+        legal = session.legal if session is not None else None
+        name = f"{ACTIONS[action].name} ({ACTIONS[action].shown})"
+        if action not in self.allowed:
+            self.say(f"{name} is not allowed now — nothing sent", refused=True)
+            return
+        if session is None or legal is None or legal.get("kind") != "choice":
+            self.say(f"{name}: wait — this step is still being resolved", refused=True)
+            return
+        if str(action) not in [o.get("id") for o in legal.get("options") or []]:
+            self.say(f"{name} is not allowed now — nothing sent", refused=True)
+            return
+        self._sent = Text(f"Sent {action_label(action)} — waiting for the step…", style="dim")
+        self._draw_status()
+        self.post_message(self.Act({"choice": str(action)}))
+
+    def action_act_quietly(self, action: int) -> None:
+        self.action_act(action)
+
+    def action_hint(self) -> None:
+        self.hinting = not self.hinting
+        if self.session is not None:
+            self.show(self.session)
+
+    @on(BallotForm.Submitted)
+    def _voted(self, event: BallotForm.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Act(event.ballot))
+
+    # -- the status line: a refused key's notice, else what we sent, else the last step ------
+    def say(self, message: str, *, refused: bool = False) -> None:
+        """A short notice on the status line (a refusal rings the bell and stays a while)."""
+        self._refusal = Text(message, style="bold red" if refused else "bold")
+        if refused:
+            self.app.bell()
+        if self._refusal_timer is not None:
+            self._refusal_timer.stop()
+        self._refusal_timer = self.set_timer(NOTICE_SECONDS, self._end_refusal)
+        self._draw_status()
+
+    def _end_refusal(self) -> None:
+        self._refusal = self._refusal_timer = None
+        self._draw_status()
+
+    def _draw_status(self) -> None:
+        status = self.query_one("#sg-status", Static)
+        line = self._refusal or self._sent or self._last_step
+        status.display = line is not None
+        if line is not None:
+            status.update(line)
