@@ -25,8 +25,10 @@ from tests.envs.proving import ProvingConfig, ProvingEnv, ProvingGame
 LONG = {("proving-ground", "paper")}
 
 
-# Envs whose random games are long: a sample of (preset, player counts), one seed each.
-SAMPLED = {"socialgrid": {"league-10x10": (5, 7), "navigation": (1, 3), "rooms-16": (2,),
+# Envs whose random games are long: every preset at a sample of player counts, one seed each.
+SAMPLED = {"socialgrid": {"league-10x10": (5, 7), "league-14x14": (5,), "navigation": (1, 3),
+                          "navigation-oracle": (2,), "rooms-4": (1,), "rooms-6": (1,),
+                          "rooms-9": (1,), "rooms-16": (2,), "size-10": (1,), "size-14": (1,),
                           "size-18": (1,), "people": (6,)}}
 
 
