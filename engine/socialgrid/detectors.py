@@ -1,6 +1,6 @@
 """Automatic failure detection over one agent's decisions (spec §13, paper App. J.3).
 
-Every detector reads the agent's task-phase decisions in order (`StepRecord`s from analysis.py)
+Every detector reads the agent's task-phase decisions in order (`StepRecord`s of records.py)
 and returns the indices of the decisions that make up the pattern. Rules shared by all of them
 (docs/rules/socialgrid.md, "Metrics and failure analysis", says the same in prose):
 

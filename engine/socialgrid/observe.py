@@ -33,7 +33,7 @@ __all__ = ["ACTION_NAMES", "action_space", "ballot_space", "map_info", "private_
            "public_state"]
 
 MAX_THOUGHT = 2000
-NEAR = 24.0  # players in sight further than this by the oracle's ways count as out of reach
+NEAR = 12.0  # players in sight further than this by the oracle's ways count as out of reach
 
 
 def map_info(game: SocialGridGame) -> dict[str, Any]:

@@ -130,7 +130,13 @@ def _search(board: Board, start: Pose, goals: list[Pos], closed_doors: Collectio
         return INF, [], None
 
     def manhattan(pose: Pose) -> float:
-        return min(max(abs(pose.x - x) + abs(pose.y - y) - 1, 0) for x, y in goals)
+        x0, y0 = pose.x, pose.y
+        best = INF
+        for x, y in goals:
+            d = abs(x0 - x) + abs(y0 - y)
+            if d < best:
+                best = d
+        return max(best - 1, 0)
 
     heuristic = estimate or manhattan
 

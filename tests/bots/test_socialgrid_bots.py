@@ -132,20 +132,13 @@ def test_crew_votes_on_evidence_hit_impostors_mostly(league):
     assert total and hits / total > 0.6
 
 
-def test_bots_are_cheap(league):
-    decisions = sum(len(g.record().actions) for g, _ in league)
-    spent = sum(s for _, s in league)
-    assert spent / decisions < 300e-6  # measured: 25-40 microseconds a decision
-    assert max(s for _, s in league) < 1.0
-
-
-def test_long_episode_stays_cheap():
+def test_a_crew_that_never_finishes_plays_to_the_step_limit():
     """A crew seat played by impostor logic never finishes its tasks: the game runs to the
-    step limit (here 600), with crewmates done early wandering about."""
+    step limit (here 600), with crewmates done early wandering about. (What the bots cost is
+    printed by benchmarks/socialgrid.py, never asserted.)"""
     specs = ["scripted:crew"] * 6 + ["scripted:impostor"]
-    game, spent = play("navigation", 0, specs, overrides={"max_steps": 600})
+    game, _ = play("navigation", 0, specs, overrides={"max_steps": 600})
     assert game.tick == 600 and game.tasks_done < game.tasks_total
-    assert spent / len(game.record().actions) < 300e-6
 
 
 def test_a_watched_kill_is_remembered_and_voted():
