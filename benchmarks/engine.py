@@ -55,9 +55,43 @@ def ipd_stream(rng: random.Random) -> list[str]:
     return out
 
 
+def mafia_stream(rng: random.Random) -> list[str]:
+    """Secret Mafia: lines that are both a speech and a target (`[k]`, k random), in whatever
+    order the game asks; invalid targets take the retry-then-eliminate path. Every game ends
+    well within 200 of them (at most 76 decisions over 1,000 seeds)."""
+    return [f"I suspect Player {k}. [{k}]" for k in (rng.randrange(6) for _ in range(200))]
+
+
+class CodenamesStreams:
+    """Codenames: stream k is a game played on the board of seed k (parlor_games seeds game k
+    with k), clues `[signal n]` (legal on every board) and random guesses or passes, written by
+    playing it through the engine. A run makes its streams in order from one fresh rng, so the
+    maker counts its calls per rng. TextArena's Codenames needs NLTK downloads: no comparison."""
+
+    def __init__(self) -> None:
+        self.rng: random.Random | None = None
+        self.made = 0
+
+    def __call__(self, rng: random.Random) -> list[str]:
+        if rng is not self.rng:
+            self.rng, self.made = rng, 0
+        env, out = get("codenames"), []
+        game = env.new_game(env.config("paper"), self.made, 4)
+        self.made += 1
+        while not game.over:
+            hidden = [w for w, shown in zip(game.words, game.revealed, strict=True) if not shown]
+            text = (f"[signal {rng.randint(1, 3)}]" if game.phase == "clue" else
+                    "[pass]" if rng.random() < 0.2 else f"[{rng.choice(hidden)}]")
+            game.act(min(game.pending()), text)
+            out.append(text)
+        return out
+
+
 STREAMS: dict[str, Callable[[random.Random], list[str]]] = {
-    "colonel-blotto": blotto_stream, "three-player-ipd": ipd_stream}
-PLAYERS = {"colonel-blotto": 2, "three-player-ipd": 3}
+    "colonel-blotto": blotto_stream, "three-player-ipd": ipd_stream,
+    "secret-mafia": mafia_stream, "codenames": CodenamesStreams()}
+PLAYERS = {"colonel-blotto": 2, "three-player-ipd": 3, "secret-mafia": 6, "codenames": 4}
+NO_TEXTARENA = {"codenames"}  # Parlor's figures only
 
 
 # ---------------------------------------------------------------------------------- Parlor side
@@ -109,18 +143,21 @@ import json, sys, time
 import textarena as ta
 from textarena.envs.ColonelBlotto.env import ColonelBlottoEnv
 from textarena.envs.ThreePlayerIPD.env import ThreePlayerIPDEnv
+from textarena.envs.SecretMafia.env import SecretMafiaEnv
 env_id, path, mode, repeats = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 streams = json.load(open(path))
 observe = mode != "steps"
 if mode != "text":  # the bare env class: get_observation() is a list of new messages
     make = {"colonel-blotto": lambda: ColonelBlottoEnv(num_fields=3, num_total_units=20,
                                                        num_rounds=9),
-            "three-player-ipd": lambda: ThreePlayerIPDEnv(num_rounds=5, communication_turns=1)
+            "three-player-ipd": lambda: ThreePlayerIPDEnv(num_rounds=5, communication_turns=1),
+            "secret-mafia": lambda: SecretMafiaEnv(mafia_ratio=0.25, discussion_rounds=3)
             }[env_id]
 else:  # as registered: the default wrappers build the text an agent reads on every step
-    name = {"colonel-blotto": "ColonelBlotto-v0", "three-player-ipd": "ThreePlayerIPD-v0"}[env_id]
+    name = {"colonel-blotto": "ColonelBlotto-v0", "three-player-ipd": "ThreePlayerIPD-v0",
+            "secret-mafia": "SecretMafia-v0"}[env_id]
     make = lambda: ta.make(name)
-players = {"colonel-blotto": 2, "three-player-ipd": 3}[env_id]
+players = {"colonel-blotto": 2, "three-player-ipd": 3, "secret-mafia": 6}[env_id]
 
 def play(collect):
     steps, results = 0, []
@@ -206,7 +243,7 @@ def main() -> None:
             n, ours, our_results = time_parlor(env_id, streams, row, args.repeats)
             best, median = n / min(ours), n / statistics.median(ours)
             line = f"{env_id:17} {row:10} {n:>9} {best:>13,.0f} {median:>9,.0f}"
-            if ta_python is None:
+            if ta_python is None or env_id in NO_TEXTARENA:
                 print(f"{line} {'skipped':>15} {'':>9} {'-':>6}")
                 continue
             ta_n, theirs, ta_results = time_textarena(ta_python, env_id, streams, row,

@@ -241,7 +241,7 @@ class Game(ABC):
         step = self.step
         self._public = None
         self._judged = None
-        self.emit("move_defaulted", {"seat": seat, "reason": reason})
+        self.emit("move_defaulted", {"seat": seat, "reason": reason}, self.notice_audience(seat))
         if self._apply(seat, action) is None:
             self._errors[seat] = 0
             self._last_errors[seat] = None
@@ -383,16 +383,23 @@ class Game(ABC):
             elif policy.then == SKIP_TURN:
                 self._on_skip_turn(seat)
             return reason
-        self.emit("invalid_move", event)
+        audience = self.notice_audience(seat)
+        self.emit("invalid_move", event, audience)
         why = (f"{self.env.seat_name(seat)} made {count} invalid move{'s' if count > 1 else ''} "
                f"in a row")
         if policy.then == FORFEIT:
             self.emit("forfeit", {"seat": seat, "reason": why})
             self._on_forfeit(seat, why)
         elif policy.then == ELIMINATE:
-            self.emit("eliminated", {"seat": seat, "reason": why})
+            self.emit("eliminated", {"seat": seat, "reason": why}, audience)
             self._on_eliminate(seat, why)
         return reason
+
+    def notice_audience(self, seat: int) -> Visibility | Sequence[int]:
+        """Who hears the notices the base class makes about `seat` (a final invalid move, an
+        elimination, a default move made for it): everyone, unless the env's rules make the
+        move itself secret (Secret Mafia at night: who acts at night betrays a role)."""
+        return "all"
 
     def _on_forfeit(self, seat: int, why: str) -> None:
         """The seat's side loses (-1 each), every other seat wins (+1); the game ends."""

@@ -37,6 +37,22 @@ def strip_reasoning(reply: str) -> str:
     return text.strip()
 
 
+def last_bracket_group(reply: str) -> str:
+    """The last non-empty [bracketed] group of a reply (its final answer in the bracket syntax
+    of Blotto and Codenames), reasoning blocks dropped; the whole reply when there is none, so
+    the engine judges exactly what the model wrote."""
+    text = strip_reasoning(reply)
+    end = text.rfind("]")
+    while end != -1:
+        start = text.rfind("[", 0, end)
+        if start == -1:
+            break
+        if text[start + 1:end].strip():
+            return text[start:end + 1]
+        end = text.rfind("]", 0, start)
+    return text
+
+
 def _option_text(option: Mapping[str, Any]) -> str:
     """`id = label`, and for an option that takes an argument what to write after it."""
     arg = option.get("arg")

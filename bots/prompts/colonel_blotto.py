@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from bots.prompts.base import PromptBuilder, Verdict, last_bracket_group
 from engine.colonel_blotto import syntax
 from engine.colonel_blotto.rules import budget_problem
 
@@ -75,16 +75,7 @@ class BlottoPrompts(PromptBuilder):
     def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         """The last non-empty bracketed group (the answer's final allocation); the whole reply
         when there is none, so the engine judges exactly what the model wrote."""
-        text = strip_reasoning(reply)
-        end = text.rfind("]")
-        while end != -1:
-            start = text.rfind("[", 0, end)
-            if start == -1:
-                break
-            if text[start + 1:end].strip():
-                return text[start:end + 1]
-            end = text.rfind("]", 0, start)
-        return text
+        return last_bracket_group(reply)
 
     def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
               ) -> Verdict | None:

@@ -1,0 +1,53 @@
+"""Secret Mafia (MindGames, seed 004): the env's description and where its text, metrics,
+bots, prompts and widget live."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from engine.core import Config, Env, Event, GameRecord, InvalidMovePolicy, Role
+from engine.describe import Namer
+from engine.policy import ELIMINATE
+from engine.secret_mafia import events, metrics, text
+from engine.secret_mafia.config import PLAYERS, PRESETS, MafiaConfig, assign_roles, seat_name
+from engine.secret_mafia.rules import MafiaGame
+
+ENV_ID = "secret-mafia"
+
+
+class SecretMafiaEnv(Env):
+    id = ENV_ID
+    title = "Secret Mafia"
+    description = ("Six players, two of them secretly Mafia: the Mafia kill by night, the "
+                   "village talks and votes by day to find them.")
+    players = (PLAYERS,)
+    rules_version = "1"
+    Config = MafiaConfig
+    game_class = MafiaGame
+    presets: ClassVar[Mapping[str, Config]] = PRESETS
+    default_preset = "paper"
+    seat_names = tuple(seat_name(s) for s in range(PLAYERS))
+    hidden_roles = True
+    # MindGames: one retry, then the player is out and the game goes on.
+    invalid_moves = InvalidMovePolicy(retries=1, then=ELIMINATE)
+    on_timeout = "void"  # MindGames: timed-out games are discarded
+    scripted_bots = "bots.scripted.secret_mafia"
+    prompt_builder = "bots.prompts.secret_mafia:SecretMafiaPrompts"
+    widget = "tui.widgets.secret_mafia:SecretMafiaGame"
+    metric_labels = metrics.LABELS
+
+    def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
+        return assign_roles(seed, players)
+
+    def render(self, view: Mapping[str, Any]) -> str:
+        return text.render(view)
+
+    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
+        return events.describe_event(event.type, event.data, self.naming(name))
+
+    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
+        return metrics.game_metrics(record)
+
+    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return metrics.aggregate_metrics(per_game)

@@ -1,0 +1,102 @@
+"""A Secret Mafia day played as a villager in the TUI, keys only, against five scripted bots on
+the embedded server: three speeches, then a vote from the picker of valid targets."""
+
+from __future__ import annotations
+
+from engine.registry import get
+from tests.tui.helpers import wait_for, wait_for_text
+from tui.app import ParlorApp
+
+# Seat 0 is a Villager at this seed, and the server's bots (seeded from it) kill someone else on
+# the first night, so the person plays day 1 (both asserted below).
+SEED = 3
+SEATS = ["human"] + ["scripted:agent"] * 5
+
+
+async def _start(pilot, app) -> None:
+    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    app.client.send("create_table", env="secret-mafia", seats=SEATS, join_seat=0, seed=SEED)
+    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
+                   "our first turn")
+
+
+async def _our_turn(pilot, app) -> str:
+    await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
+                   "our turn or the end")
+    return app.session.legal["kind"] if app.session.legal else "over"
+
+
+async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
+    assert get("secret-mafia").assign_roles(get("secret-mafia").config(), SEED, 6)[0].name \
+        == "Villager"
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _start(pilot, app)
+        view = app.session.view
+        assert view["private"]["role"] == "Villager" and view["private"]["alive"]
+        text = await wait_for_text(pilot, "Your role: Villager")
+        assert "Day 1" in text and "speaking: you" in text
+        assert "Mafia" not in view["private"].get("teammates", [])  # a villager has none
+        for n in range(3):  # one speech per discussion round
+            assert await _our_turn(pilot, app) == "text"
+            turn = app.session.turn["turn"]
+            await pilot.press(*f"speech {n + 1}", "enter")
+            await wait_for(pilot, lambda t=turn: not app.session.awaiting_us
+                           or app.session.turn["turn"] != t, "the speech to be taken")
+        assert await _our_turn(pilot, app) == "choice"
+        text = await wait_for_text(pilot, "Your vote — eliminate:")
+        assert "Votes today:" in text  # who voted whom so far, in the panel
+        options = [o["id"] for o in app.session.legal["options"]]
+        living = [p["seat"] for p in app.session.view["public"]["players"] if p["alive"]]
+        assert [int(o) for o in options] == living  # the picker lists exactly the valid targets
+        await pilot.press("down", "enter")  # the second option
+        chosen = int(options[1])
+        await wait_for(pilot, lambda: any(e["type"] == "vote_result"
+                                          for e in app.session.events), "the day's result")
+        await pilot.pause(0.2)
+        chat = app.session.view["public"]["chat"]
+        assert [c["text"] for c in chat if c["seat"] == 0] == ["speech 1", "speech 2",
+                                                               "speech 3"]
+        result = next(e for e in app.session.events if e["type"] == "vote_result")["data"]
+        assert {"seat": 0, "target": chosen} in result["votes"]
+        # At this seed the day's vote ends the game: the result screen reveals every role.
+        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        text = await wait_for_text(pilot, "Detective")
+        assert "Doctor" in text and "the Mafia win" in text
+
+
+async def test_the_picker_and_panel_fit_80_by_24(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _start(pilot, app)
+        while await _our_turn(pilot, app) == "text":
+            turn = app.session.turn["turn"]
+            await pilot.press("enter")  # keep quiet
+            await wait_for(pilot, lambda t=turn: not app.session.awaiting_us
+                           or app.session.turn["turn"] != t, "the turn to pass")
+        text = await wait_for_text(pilot, "Your vote — eliminate:")
+        assert app.screen.has_class("-narrow")
+        first = app.session.legal["options"][0]["id"]
+        assert f"{first}  " in text and "Your role: Villager" in text  # a target and the role card
+
+
+async def test_a_mafia_member_votes_at_night_with_a_note_to_the_teammate(embedded):
+    seed = 4  # seat 0 is Mafia
+    assert get("secret-mafia").assign_roles(get("secret-mafia").config(), seed, 6)[0].name \
+        == "Mafia"
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        app.client.send("create_table", env="secret-mafia", seats=SEATS, join_seat=0, seed=seed)
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
+                       "our night vote")
+        assert app.session.legal["kind"] == "form"
+        text = await wait_for_text(pilot, "Tonight's victim")
+        assert "Night 1" in text and "Fellow Mafia" in text
+        first = app.session.legal["fields"][0]["options"][0]["id"]
+        await pilot.press("tab", *"quietly", "enter")  # the note line, then send
+        await wait_for(pilot, lambda: any(e["type"] == "mafia_vote" and e["data"]["seat"] == 0
+                                          for e in app.session.events), "our vote's echo")
+        ours = next(e["data"] for e in app.session.events
+                    if e["type"] == "mafia_vote" and e["data"]["seat"] == 0)
+        assert ours["target"] == int(first) and ours["note"] == "quietly"
