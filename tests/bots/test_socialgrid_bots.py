@@ -170,3 +170,26 @@ def _with_sight(view, step, players, corpses):
     private = {**view["private"], "observation": {**view["private"]["observation"],
                                                   "players": players, "corpses": corpses}}
     return {**view, "public": {**view["public"], "step": step}, "private": private}
+
+
+def test_the_unassisted_agent_never_reads_the_oracle():
+    """`scripted:unassisted` plays as `scripted:agent` would at a table without the oracle: the
+    same decisions on the `navigation-oracle` table as the agent on `navigation` (the same game
+    without hints)."""
+    from bots.registry import make_bot
+
+    env = get(ENV)
+    games = []
+    for preset, spec in (("navigation-oracle", "scripted:unassisted"),
+                         ("navigation", "scripted:agent")):
+        game = env.new_game(env.config(preset, {"max_steps": 150}), 4, 3)
+        bots = [make_bot(spec, ENV, 40 + s) for s in range(3)]
+        memory = [{} for _ in range(3)]
+        while not game.over:
+            for seat in sorted(game.pending()):
+                decision = asyncio.run(bots[seat].decide(game.view(seat),
+                                                         game.legal(seat).to_json(),
+                                                         memory[seat]))
+                game.act(seat, decision.action)
+        games.append([a.raw for a in game.actions])
+    assert games[0] == games[1]

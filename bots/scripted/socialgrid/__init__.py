@@ -1,7 +1,8 @@
 """SocialGrid baselines: `scripted:crew` (walks to its tasks, reports bodies, votes on what it
-saw), `scripted:impostor` (hunts lone crewmates, fakes tasks, frames crewmates at meetings) and
+saw), `scripted:impostor` (hunts lone crewmates, fakes tasks, frames crewmates at meetings),
 `scripted:agent`, which plays whichever of the two its seat's role calls for (the one tables
-and the league seat on "all seats of a side").
+and the league seat on "all seats of a side"), and `scripted:unassisted`, the agent without the
+Planning Oracle's hints (the paper's oracle ablation, as a league model).
 
 Everything is read from the seat's view and legal space. What a view does not keep lives in the
 seat's memory as one `Mind`. The modules:
@@ -32,6 +33,9 @@ register_scripted(ENV, "crew", "walks to its tasks (oracle or own map), reports 
                                "on what it saw")(lambda seed: SocialGridBot(seed, "crew"))
 register_scripted(ENV, "impostor", "hunts lone crewmates, fakes tasks, frames crewmates at "
                                    "meetings")(lambda seed: SocialGridBot(seed, "impostor"))
+register_scripted(ENV, "unassisted", "plays its seat's role like scripted:agent, never reading "
+                                     "the oracle's hints")(
+    lambda seed: SocialGridBot(seed, oracle=False, name="unassisted"))
 
 __all__ = [
     "ENV", "GridMap", "Mind", "Route", "SocialGridBot", "ballot_action", "crew_ballot",

@@ -41,20 +41,27 @@ def _end_of_meeting(mind: Mind) -> None:
 
 
 class SocialGridBot(Bot):
-    """Crew logic, impostor logic, or (`plays=None`) whichever the seat's role is."""
+    """Crew logic, impostor logic, or (`plays=None`) whichever the seat's role is; with
+    `oracle=False` it never reads the Planning Oracle's hints (it walks by its own map, as at a
+    table whose oracle is low): the oracle ablation of the paper's Q1, as a league model."""
 
     never_awaits = True
 
-    def __init__(self, seed: int = 0, plays: str | None = None) -> None:
+    def __init__(self, seed: int = 0, plays: str | None = None, oracle: bool = True,
+                 name: str | None = None) -> None:
         self.rng = random.Random(seed)
         self.plays = plays
-        self.identity = f"scripted:{plays or 'agent'}"
+        self.oracle = oracle
+        self.identity = f"scripted:{name or plays or 'agent'}"
 
     def _impostor(self, private: Mapping[str, Any]) -> bool:
         return (self.plays or private.get("role")) == "impostor"
 
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:
+        if not self.oracle and "oracle" in view["private"]:
+            view = {**view, "private": {k: v for k, v in view["private"].items()
+                                        if k != "oracle"}}
         mind = memory.get("mind")
         if mind is None:
             mind = memory["mind"] = Mind(view)
