@@ -69,6 +69,7 @@ class PromptBuilder:
     """The default builder: generic rules from the env's description, no cuttable history."""
 
     history_unit = "entries"  # what one history entry is, for the cut marker ("rounds")
+    cut_public_history = False  # True: the view's public `history` list is what may be cut
 
     def __init__(self, env: Env) -> None:
         self.env = env
@@ -87,12 +88,19 @@ class PromptBuilder:
         return str(view.get("public", {}).get("phase") or "play")
 
     def history_length(self, view: Mapping[str, Any]) -> int:
-        """Entries of the view's history that may be cut (oldest first) to fit the context."""
-        return 0
+        """Entries of the view's history that may be cut (oldest first) to fit the context:
+        the public `history` list when the builder names it (`cut_public_history`)."""
+        return len(view["public"]["history"]) if self.cut_public_history else 0
 
     def render(self, view: Mapping[str, Any], keep: int) -> str:
         """The env's rendering of the view with only the `keep` most recent history entries."""
-        return self.env.render(view)
+        if not self.cut_public_history:
+            return self.env.render(view)
+        history = view["public"]["history"]
+        if keep >= len(history):
+            return self.env.render(view)
+        public = {**view["public"], "history": history[len(history) - keep:]}
+        return self.env.render({**view, "public": public})
 
     def summarize(self, view: Mapping[str, Any], cut: int) -> str:
         """A short summary of the `cut` oldest history entries (shown where they were cut)."""

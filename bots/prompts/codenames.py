@@ -43,6 +43,7 @@ RULES = (
 
 class CodenamesPrompts(PromptBuilder):
     history_unit = "turns"
+    cut_public_history = True
 
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         pub, private = view["public"], view["private"]
@@ -70,16 +71,6 @@ class CodenamesPrompts(PromptBuilder):
         return "clue" if view["public"].get("phase") == "clue" else "guess"
 
     # -- history: finished turns can be cut to fit a small context --------------------------
-    def history_length(self, view: Mapping[str, Any]) -> int:
-        return len(view["public"]["history"])
-
-    def render(self, view: Mapping[str, Any], keep: int) -> str:
-        history = view["public"]["history"]
-        if keep >= len(history):
-            return self.env.render(view)
-        public = {**view["public"], "history": history[len(history) - keep:]}
-        return self.env.render({**view, "public": public})
-
     def summarize(self, view: Mapping[str, Any], cut: int) -> str:
         turns = view["public"]["history"][:cut]
         if not turns:

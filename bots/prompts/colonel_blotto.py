@@ -14,6 +14,7 @@ from engine.colonel_blotto.rules import budget_problem
 
 class BlottoPrompts(PromptBuilder):
     history_unit = "rounds"
+    cut_public_history = True
 
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         pub, seat = view["public"], view["seat"]
@@ -38,16 +39,6 @@ class BlottoPrompts(PromptBuilder):
 
     def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         return "allocate"
-
-    def history_length(self, view: Mapping[str, Any]) -> int:
-        return len(view["public"]["history"])
-
-    def render(self, view: Mapping[str, Any], keep: int) -> str:
-        history = view["public"]["history"]
-        if keep >= len(history):
-            return self.env.render(view)
-        public = {**view["public"], "history": history[len(history) - keep:]}
-        return self.env.render({**view, "public": public})
 
     def summarize(self, view: Mapping[str, Any], cut: int) -> str:
         pub, seat = view["public"], view["seat"]
