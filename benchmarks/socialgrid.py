@@ -4,9 +4,10 @@ disk, and a whole scripted Crew Elo league.
 
 Per map: the time to build one distance field (a reverse Dijkstra over every tile x facing), a
 distance and a best action read from a cached field (what a prompt asks per task every step),
-one plain A* query, and a nearest-target search. Episodes: the default table (2x2 rooms of
-10x10, 5 scripted crewmates + 2 scripted impostors, up to 2,500 steps). Prints figures; nothing
-is asserted.
+one plain A* query, and a nearest-target search (`Oracle.nearest`, as a view asks it, next to
+the module-level A* it is tested against). Episodes: the default table (2x2 rooms of 10x10,
+5 scripted crewmates + 2 scripted impostors, up to 2,500 steps). Prints figures; nothing is
+asserted.
 
     python benchmarks/socialgrid.py [--repeats 5] [--episodes 20] [--skip-league]
 """
@@ -19,6 +20,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -26,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.socialgrid.board import FACINGS, Board  # noqa: E402
 from engine.socialgrid.mapgen import generate, spawn_tiles  # noqa: E402
 from engine.socialgrid.moves import Pose  # noqa: E402
-from engine.socialgrid.oracle import Oracle, astar  # noqa: E402
+from engine.socialgrid.observe import NEAR  # noqa: E402
+from engine.socialgrid.oracle import Oracle, astar, nearest  # noqa: E402
 
 MAPS = {"10x10_2x2": (10, 2, 2), "18x18_4x4": (18, 4, 4)}
 STATIONS = 21  # 7 crewmates x 3 tasks, the paper's default table
@@ -93,17 +96,29 @@ def astar_ms(name: str, repeats: int) -> str:
 
 
 def nearest_ms(name: str, repeats: int) -> str:
-    """NEAREST_PLAYER_DIST: from each pose to the nearest of the six other players."""
+    """NEAREST_PLAYER_DIST: from each pose to the nearest of the six other players, through
+    `Oracle.nearest` (what a view asks, within NEAR) and through the module-level A* (the
+    reference it is tested against)."""
     board, closed, poses = setup(name)
     oracle = Oracle(board)
+    calls = [(poses[i], [p.pos for p in poses[i + 1:i + 7]], closed) for i in range(50)]
     runs = []
     for _ in range(repeats):
         start = time.perf_counter()
-        for i in range(50):
-            others = [p.pos for p in poses[i + 1:i + 7]]
-            oracle.nearest(poses[i], others, closed)
-        runs.append((time.perf_counter() - start) / 50 * 1e3)
-    return f"{name}: nearest of 6 players {min(runs):.2f} ms (median {statistics.median(runs):.2f})"
+        for pose, others, doors in calls:
+            oracle.nearest(pose, others, doors)
+        runs.append((time.perf_counter() - start) / len(calls) * 1e3)
+
+    def bounded(search: Callable[..., object]) -> Callable[..., object]:
+        return lambda pose, others, doors: search(pose, others, doors, frozenset(), NEAR)
+
+    reference = partial(nearest, board)  # the same arguments as oracle.nearest
+    near = per_call_us(bounded(oracle.nearest), calls, repeats) / 1e3
+    plain = per_call_us(reference, calls, repeats) / 1e3
+    plain_near = per_call_us(bounded(reference), calls, repeats) / 1e3
+    return (f"{name}: nearest of 6 players {min(runs):.2f} ms (median "
+            f"{statistics.median(runs):.2f}), within {NEAR:g} {near:.2f} ms; module-level A* "
+            f"{plain:.2f} ms, within {NEAR:g} {plain_near:.2f} ms")
 
 
 FIGURES = (field_build_ms, cached_query_us, astar_ms, nearest_ms)

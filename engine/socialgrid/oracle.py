@@ -18,7 +18,8 @@ Two ways to ask:
 - `Oracle`: per target, a distance field from a reverse Dijkstra out of the goal poses, cached
   per (target, closed doors, static obstacles), so that a distance or a best action afterwards
   is a lookup. Players move every step, so they are never part of a field: `best_action` steps
-  around them (dynamic obstacles) instead.
+  around them (dynamic obstacles) instead, and `Oracle.nearest` (the nearest player, asked per
+  seat and step) is the A* of `nearest` run over the flat states of the fields, for speed.
 """
 
 from __future__ import annotations
@@ -276,6 +277,64 @@ def _reverse_dijkstra(grid: _Grid, board: Board, goal: Pos, closed_doors: frozen
     return costs
 
 
+def _nearest(grid: _Grid, board: Board, start: Pose, goals: Iterable[Pos],
+             closed_doors: Collection[Pos], blocked: Collection[Pos],
+             limit: float) -> tuple[Pos | None, float]:
+    """`nearest` (the same moves, costs, goal poses, estimate and `limit`) as an A* over the
+    flat states of `_reverse_dijkstra`, tile * 4 + facing index. It exists for speed: a view
+    asks it for every seat at every step, and with Pose objects, dicts keyed by them and a
+    generator of moves that A* took a large part of an episode's time.
+
+    Of equally cheap targets it returns the one whose goal pose it reaches first, not
+    necessarily `nearest`'s: settling on, say, the least of them would mean expanding every
+    pose as promising as the answer, which nearly doubles the search."""
+    width, neighbours, standable = grid.width, grid.neighbours, grid.standable
+    blocked_tiles = {y * width + x for x, y in blocked if board.in_bounds((x, y))}
+    closed_tiles = {y * width + x for x, y in closed_doors if board.tile((x, y)) == DOOR}
+    targets = set(goals)
+    owners: dict[int, Pos] = {}
+    for goal in targets:
+        for pose in goal_poses(board, goal, blocked):
+            owners[(pose.y * width + pose.x) * 4 + FACING_INDEX[pose.facing]] = goal
+    if not owners:
+        return None, INF
+
+    estimates: dict[int, float] = {}  # per tile: the Manhattan distance to a target, minus 1
+
+    def estimate(tile: int) -> float:
+        if tile not in estimates:
+            y, x = divmod(tile, width)
+            estimates[tile] = max(min(abs(x - gx) + abs(y - gy) for gx, gy in targets) - 1, 0)
+        return estimates[tile]
+
+    state = (start.y * width + start.x) * 4 + FACING_INDEX[start.facing]
+    costs = {state: 0.0}
+    # (cost + estimate, -cost, state): among equal sums the deeper state first, as in `_search`
+    frontier = [(estimate(state // 4), 0.0, state)]
+    while frontier:
+        _, minus_cost, state = heapq.heappop(frontier)
+        cost = -minus_cost
+        if cost > costs[state]:
+            continue
+        if state in owners:
+            return owners[state], cost
+        tile, facing = divmod(state, 4)
+        moves = [(tile * 4 + turned, TURN_COST) for turned in range(4) if turned != facing]
+        for direction, there in enumerate(neighbours[tile]):
+            if there < 0 or not standable[there] or there in blocked_tiles:
+                continue
+            if there not in closed_tiles:  # a step in any direction keeps the facing
+                moves.append((there * 4 + facing, STEP_COST))
+            elif direction == facing:  # open the door ahead and step into the doorway
+                moves.append((there * 4 + facing, OPEN_COST + STEP_COST))
+        for after, step in moves:
+            new = cost + step
+            if new < costs.get(after, INF) and (guess := new + estimate(after // 4)) <= limit:
+                costs[after] = new
+                heapq.heappush(frontier, (guess, -new, after))
+    return None, INF
+
+
 class Oracle:
     """Distance fields for one board, cached per (target, closed doors, static obstacles); the
     least recently used field goes first once `max_fields` are kept."""
@@ -318,5 +377,6 @@ class Oracle:
                 blocked: Collection[Pos] = frozenset(), limit: float = INF
                 ) -> tuple[Pos | None, float]:
         """The closest of several targets (players, for NEAREST_PLAYER_DIST) and its distance
-        (None, INF beyond `limit`)."""
-        return nearest(self.board, pose, goals, closed_doors, blocked, limit)
+        (None, INF beyond `limit`). The cost is always the module-level `nearest`'s; of
+        equally close targets the two may return different ones."""
+        return _nearest(self._grid, self.board, pose, goals, closed_doors, blocked, limit)

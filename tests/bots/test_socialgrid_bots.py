@@ -5,6 +5,7 @@ stay cheap."""
 
 import asyncio
 import json
+import random
 import time
 from collections import Counter
 
@@ -193,3 +194,51 @@ def test_the_unassisted_agent_never_reads_the_oracle():
                 game.act(seat, decision.action)
         games.append([a.raw for a in game.actions])
     assert games[0] == games[1]
+
+
+def test_the_cautious_crewmate_votes_only_on_a_kill_it_saw():
+    """Standing next to a body is weak evidence: `scripted:agent` votes on it, the cautious
+    crewmate skips and says why; a kill it saw it votes on all the same."""
+    env = get(ENV)
+    game = env.new_game(env.config(), 1, 7)
+    view = json.loads(json.dumps(game.view(min(game.crew))))
+    meeting = {**view, "public": {**view["public"], "phase": "vote", "meeting": {
+        "number": 1, "reason": "report", "called_by": 0, "found_dead": []}},
+        "private": {**view["private"], "vote_targets": ["Player_3", "Player_5"]}}
+    mind = Mind(view)
+    mind.near_body["Player_3"] = (1, "R00(5,5)")
+    assert crew_ballot(mind, meeting)[0] == "Player_3"
+    target, _, thought = crew_ballot(mind, meeting, cautious=True)
+    assert target is None and "Player_3 was near the body" in thought
+    mind.kills["Player_5"] = ("Player_4", "R00(5,5)")
+    assert crew_ballot(mind, meeting, cautious=True)[0] == "Player_5"
+
+
+def test_the_cautious_impostor_frames_nobody_and_kills_unwatched():
+    """The cautious impostor skips where the agent frames the reporter, and holds a kill while
+    another crewmate was within two tiles in the last LOOKOUT steps."""
+    from bots.scripted.socialgrid import impostor_ballot, impostor_step
+    from bots.scripted.socialgrid.impostor import LOOKOUT
+    from engine.socialgrid.moves import KILL
+
+    env = get(ENV)
+    game = env.new_game(env.config(), 1, 7)
+    seat = min(game.impostors)
+    view = json.loads(json.dumps(game.view(seat)))
+    mates = set(view["private"].get("teammates") or ())
+    crew = [f"Player_{s}" for s in range(7) if s != seat and f"Player_{s}" not in mates]
+    meeting = {**view, "public": {**view["public"], "phase": "vote", "meeting": {
+        "number": 1, "reason": "report", "called_by": int(crew[0].split("_")[1]),
+        "found_dead": []}}, "private": {**view["private"], "vote_targets": crew}}
+    mind = Mind(view)
+    assert impostor_ballot(mind, meeting)[0] == crew[0]
+    assert impostor_ballot(mind, meeting, cautious=True)[0] is None
+    x, y, _ = view["private"]["pose"]
+    alone = _with_sight(view, 50, {crew[1]: {"pos": [x + 1, y], "facing": 100,
+                                             "position": "here"}}, [])
+    mind.potential_witness[crew[2]] = 50 - LOOKOUT  # came close LOOKOUT steps ago
+    rng = random.Random(0)
+    assert impostor_step(mind, alone, {KILL}, rng) == KILL
+    assert impostor_step(mind, alone, {KILL}, rng, cautious=True) != KILL
+    mind.potential_witness[crew[2]] = 50 - LOOKOUT - 1
+    assert impostor_step(mind, alone, {KILL}, rng, cautious=True) == KILL

@@ -22,7 +22,7 @@ from engine.socialgrid.moves import (
     apply_move,
     front,
 )
-from engine.socialgrid.oracle import DETOUR, INF, Oracle, astar, goal_poses
+from engine.socialgrid.oracle import DETOUR, INF, Oracle, astar, goal_poses, nearest
 
 CORRIDOR = """
 ###################
@@ -183,9 +183,10 @@ def test_distances_and_nearest():
 # --- property tests on small random maps -------------------------------------------------------
 
 @st.composite
-def situations(draw):
+def situations(draw, room_sizes=(7,)):
+    room = draw(st.sampled_from(room_sizes))
     rows, cols = draw(st.sampled_from([(1, 1), (1, 2), (2, 2)]))
-    board = generate(7, rows, cols, stations=draw(st.integers(0, 6)),
+    board = generate(room, rows, cols, stations=draw(st.integers(0, 6)),
                      rng=random.Random(draw(st.integers(0, 2**32))))
     closed = frozenset(d for d in board.doors if draw(st.booleans()))
     floor = sorted(board.floor)
@@ -270,3 +271,25 @@ def test_nearest_is_the_smallest_distance(situation, data):
     found, distance = oracle.nearest(start, goals, closed, blocked)
     assert distance == min(distances.values())
     assert found is None if distance == INF else distances[found] == distance
+
+
+@settings(max_examples=150)
+@given(situations(room_sizes=(7, 10, 14)), st.data())
+def test_oracle_nearest_costs_what_the_reference_search_does(situation, data):
+    """Oracle.nearest is the module-level `nearest` over flat states, made for speed: the same
+    cost, within a limit or not (also one just at or below the cost), and a target that costs
+    it (of equally close ones, maybe another than `nearest` returns)."""
+    board, closed, blocked, start, goal = situation
+    others = data.draw(st.lists(st.sampled_from(sorted(board.floor)), max_size=5))
+    goals = [goal, *others]
+    oracle = Oracle(board)
+    _, unbounded = nearest(board, start, goals, closed, blocked)
+    edges = (unbounded, unbounded - 0.5) if unbounded < INF else ()
+    for limit in (INF, 12, *edges):
+        _, expected = nearest(board, start, goals, closed, blocked, limit)
+        found, cost = oracle.nearest(start, goals, closed, blocked, limit)
+        assert cost == expected
+        if cost == INF:
+            assert found is None
+        else:
+            assert found in goals and astar(board, start, found, closed, blocked, cost)[0] == cost

@@ -2,7 +2,10 @@
 saw), `scripted:impostor` (hunts lone crewmates, fakes tasks, frames crewmates at meetings),
 `scripted:agent`, which plays whichever of the two its seat's role calls for (the one tables
 and the league seat on "all seats of a side"), and `scripted:unassisted`, the agent without the
-Planning Oracle's hints (the paper's oracle ablation, as a league model).
+Planning Oracle's hints (the paper's oracle ablation, as a league model), and
+`scripted:cautious`, the agent acting only on strong evidence (it votes only for a kill it saw;
+as impostor it frames nobody and kills only where no crewmate came close lately): the paper's
+"evidence scarcity" behaviour as a league model, beside the agent's weak-evidence votes.
 
 Everything is read from the seat's view and legal space. What a view does not keep lives in the
 seat's memory as one `Mind`. The modules:
@@ -36,6 +39,9 @@ register_scripted(ENV, "impostor", "hunts lone crewmates, fakes tasks, frames cr
 register_scripted(ENV, "unassisted", "plays its seat's role like scripted:agent, never reading "
                                      "the oracle's hints")(
     lambda seed: SocialGridBot(seed, oracle=False, name="unassisted"))
+register_scripted(ENV, "cautious", "acts only on strong evidence: votes only for a kill it saw; "
+                                   "as impostor frames nobody, kills unwatched")(
+    lambda seed: SocialGridBot(seed, name="cautious", cautious=True))
 
 __all__ = [
     "ENV", "GridMap", "Mind", "Route", "SocialGridBot", "ballot_action", "crew_ballot",

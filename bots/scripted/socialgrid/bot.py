@@ -43,15 +43,18 @@ def _end_of_meeting(mind: Mind) -> None:
 class SocialGridBot(Bot):
     """Crew logic, impostor logic, or (`plays=None`) whichever the seat's role is; with
     `oracle=False` it never reads the Planning Oracle's hints (it walks by its own map, as at a
-    table whose oracle is low): the oracle ablation of the paper's Q1, as a league model."""
+    table whose oracle is low): the oracle ablation of the paper's Q1, as a league model. A
+    `cautious` seat acts only on strong evidence: as crew it votes only for a kill it saw, as
+    an impostor it frames nobody and kills only where nobody came close lately."""
 
     never_awaits = True
 
     def __init__(self, seed: int = 0, plays: str | None = None, oracle: bool = True,
-                 name: str | None = None) -> None:
+                 name: str | None = None, cautious: bool = False) -> None:
         self.rng = random.Random(seed)
         self.plays = plays
         self.oracle = oracle
+        self.cautious = cautious
         self.identity = f"scripted:{name or plays or 'agent'}"
 
     def _impostor(self, private: Mapping[str, Any]) -> bool:
@@ -70,15 +73,17 @@ class SocialGridBot(Bot):
         if legal.get("kind") == "form":
             number = (view["public"].get("meeting") or {}).get("number", 0)
             ballot = impostor_ballot if impostor else crew_ballot
-            target, trust, thought = ballot(mind, view)
+            target, trust, thought = ballot(mind, view, self.cautious)
             if number != mind.meeting:
                 mind.meeting = number
                 _end_of_meeting(mind)
             return Decision(action=ballot_action(target, trust, thought, legal))
         mind.observe(view)
         allowed = {int(o["id"]) for o in legal.get("options", ())}
-        step = impostor_step if impostor else crew_step
-        action = step(mind, view, allowed, self.rng)
+        if impostor:
+            action = impostor_step(mind, view, allowed, self.rng, self.cautious)
+        else:
+            action = crew_step(mind, view, allowed, self.rng)
         if action not in allowed:
             action = NOOP
         return Decision(action={"choice": str(action)})

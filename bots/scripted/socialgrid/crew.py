@@ -50,9 +50,11 @@ def crew_step(mind: Mind, view: Mapping[str, Any], allowed: set[int],
     return NOOP if action is None else action
 
 
-def crew_ballot(mind: Mind, view: Mapping[str, Any]) -> tuple[str | None, dict[str, float], str]:
-    """Vote for a player seen killing, else the one seen closest to a body or to a victim;
-    otherwise skip. Trust: suspects low, seen working high, the rest 0.5."""
+def crew_ballot(mind: Mind, view: Mapping[str, Any], cautious: bool = False
+                ) -> tuple[str | None, dict[str, float], str]:
+    """Vote for a player seen killing, else (unless `cautious`: then only strong evidence
+    counts) the one seen closest to a body or to a victim; otherwise skip. Trust: suspects low,
+    seen working high, the rest 0.5."""
     private, public = view["private"], view["public"]
     targets = list(private.get("vote_targets") or ())
     meeting = public.get("meeting") or {}
@@ -76,12 +78,15 @@ def crew_ballot(mind: Mind, view: Mapping[str, Any]) -> tuple[str | None, dict[s
         victim, where = mind.kills[name]
         return name, trust, f"I saw {name} kill {victim} at {where}. I vote {name}."
     suspects = sorted((near[n][0], n) for n in targets if n in near)
-    if suspects:
+    if suspects and not cautious:
         gap, name = suspects[0]
         how = near[name][1]
         where = how if how.startswith("standing") else f"{gap} tiles from the body at {how}"
         return name, trust, (f"{name} was near the body: {where}. It is weak evidence, but "
                              f"the best I have, so I vote {name}.")
+    if suspects:
+        return None, trust, (f"{suspects[0][1]} was near the body, but that is no proof: "
+                             "I skip.")
     return None, trust, "No evidence against anyone: I skip."
 
 

@@ -14,26 +14,29 @@ from engine.socialgrid.moves import DO_TASK, KILL, NOOP
 HUNT_SLACK = 5  # an impostor closes in when its cooldown ends within the walk plus this
 LURK_STEPS = 4  # steps an impostor waits next to a crewmate before it looks busy again
 HUNT_BREAK = 10  # and for how many steps it then leaves crewmates alone
+LOOKOUT = 8  # a cautious impostor kills only when no other crewmate came close this recently
 
 
 def impostor_step(mind: Mind, view: Mapping[str, Any], allowed: set[int],
-                  rng: random.Random) -> int:
-    """Kill a crewmate in front when no other crewmate is in sight. Once the cooldown is about
-    to end, close in on the nearest crewmate in sight (by the oracle's hint when it has one),
-    or roam the rooms to find one; otherwise pretend to work at stations."""
+                  rng: random.Random, cautious: bool = False) -> int:
+    """Kill a crewmate in front when no other crewmate is in sight (and, when `cautious`, none
+    came within two tiles in the last LOOKOUT steps either). Once the cooldown is about to
+    end, close in on the nearest crewmate in sight (by the oracle's hint when it has one), or
+    roam the rooms to find one; otherwise pretend to work at stations."""
     private = view["private"]
     pose = private["pose"]
     mates = set(private.get("teammates") or ())
     players = private["observation"]["players"]
     crew = {n: (p["pos"][0], p["pos"][1]) for n, p in players.items() if n not in mates}
-    if KILL in allowed and len(crew) == 1:
+    step = view["public"]["step"]
+    if KILL in allowed and len(crew) == 1 and not (cautious and _watched(mind, crew, step)):
         mind.fake_station, mind.fake_left = None, 0  # then walk off to another station
         mind.potential_witness.pop(next(iter(crew)), None)
         return KILL
     for name, spot in crew.items():
         if manhattan(spot, pose) <= 2:
-            mind.potential_witness[name] = view["public"]["step"]
-    cooldown, step = private.get("kill_cooldown", 0), view["public"]["step"]
+            mind.potential_witness[name] = step
+    cooldown = private.get("kill_cooldown", 0)
     if crew and step >= mind.hunt_after:
         spot = min(crew.values(), key=lambda p: manhattan(p, pose))
         if cooldown <= manhattan(spot, pose) + HUNT_SLACK:
@@ -52,6 +55,12 @@ def impostor_step(mind: Mind, view: Mapping[str, Any], allowed: set[int],
     elif not crew and cooldown <= HUNT_SLACK:
         return mind.wander(pose, allowed, rng, roam=True)
     return fake_task(mind, pose, allowed, rng)
+
+
+def _watched(mind: Mind, victim: Mapping[str, Pos], step: int) -> bool:
+    """Another crewmate came within two tiles in the last LOOKOUT steps: it may be near."""
+    return any(step - seen <= LOOKOUT for name, seen in mind.potential_witness.items()
+               if name not in victim)
 
 
 def fake_task(mind: Mind, pose: list[int], allowed: set[int], rng: random.Random) -> int:
@@ -82,29 +91,38 @@ def _pick_station(mind: Mind, pose: list[int], rng: random.Random) -> Pos | None
     return rng.choice(sorted(fresh))
 
 
-def impostor_ballot(mind: Mind, view: Mapping[str, Any]
+def impostor_ballot(mind: Mind, view: Mapping[str, Any], cautious: bool = False
                     ) -> tuple[str | None, dict[str, float], str]:
     """Never a teammate: vote the crewmate who reported, else one the bot can place near a
-    body, else a crewmate who was close to it lately (a possible witness); or skip. Trust
-    teammates high and crewmates low-ish: the misdirection the paper reports."""
+    body, else a crewmate who was close to it lately (a possible witness); or skip. A
+    `cautious` impostor frames nobody: it skips, as an innocent crewmate without evidence
+    would. Trust teammates high and crewmates low-ish: the misdirection the paper reports."""
     private, public = view["private"], view["public"]
     mates = set(private.get("teammates") or ())
     crew = [n for n in private.get("vote_targets") or () if n not in mates]
     meeting = public.get("meeting") or {}
-    caller = meeting.get("called_by")
-    reporter = f"Player_{caller}" if caller is not None else None
     target, thought = None, "Nothing points at anyone yet: I skip."
-    if meeting.get("reason") == "report" and reporter in crew:
-        target = reporter
-        thought = (f"{reporter} reported the body but was near the body before anyone else; "
-                   f"that is suspicious, so I vote {reporter}.")
-    elif near := sorted((mind.near_body[n][0], n) for n in crew if n in mind.near_body):
-        target = near[0][1]
-        thought = f"{target} was near the body when it was found. I vote {target}."
-    elif close := sorted((-step, n) for n, step in mind.potential_witness.items() if n in crew):
-        target = close[0][1]
-        thought = f"{target} has been following people around and acting erratic. I vote them."
+    if not cautious:
+        target, thought = _frame(mind, meeting, crew) or (target, thought)
     trust = {n: 0.85 for n in mates if n in (private.get("vote_targets") or ())}
     for n in crew:
         trust[n] = 0.15 if n == target else 0.4
     return target, trust, thought
+
+
+def _frame(mind: Mind, meeting: Mapping[str, Any], crew: list[str]) -> tuple[str, str] | None:
+    """A crewmate to blame and the story: the reporter, else one seen near a body, else one
+    that came close lately (a possible witness)."""
+    caller = meeting.get("called_by")
+    reporter = f"Player_{caller}" if caller is not None else None
+    if meeting.get("reason") == "report" and reporter in crew:
+        return reporter, (f"{reporter} reported the body but was near the body before anyone "
+                          f"else; that is suspicious, so I vote {reporter}.")
+    if near := sorted((mind.near_body[n][0], n) for n in crew if n in mind.near_body):
+        target = near[0][1]
+        return target, f"{target} was near the body when it was found. I vote {target}."
+    if close := sorted((-step, n) for n, step in mind.potential_witness.items() if n in crew):
+        target = close[0][1]
+        return target, (f"{target} has been following people around and acting erratic. "
+                        "I vote them.")
+    return None
