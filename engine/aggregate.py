@@ -73,12 +73,14 @@ class Sum:
 class Totals:
     """Sums of the numeric values of metric dicts added one at a time, by name. A None value is
     no value (means skip it); bools, strings and nested dicts are not summed. `added` counts the
-    dicts."""
+    dicts; `count(name)` how many had a value for `name`, `positive(name)` how many had one
+    above 0 (the games in which a seat made an invalid move, say, beside how many it made)."""
 
-    __slots__ = ("_sums", "added")
+    __slots__ = ("_positive", "_sums", "added")
 
     def __init__(self) -> None:
         self._sums: dict[str, Sum] = {}
+        self._positive: Counter[str] = Counter()
         self.added = 0
 
     def add(self, values: Mapping[str, Any]) -> None:
@@ -89,6 +91,8 @@ class Totals:
                 if total is None:
                     total = self._sums[name] = Sum()
                 total.add(value)
+                if value > 0:
+                    self._positive[name] += 1
 
     def merge(self, other: Totals) -> None:
         """Add another `Totals` (e.g. of the games another process played)."""
@@ -98,6 +102,7 @@ class Totals:
             if mine is None:
                 mine = self._sums[name] = Sum()
             mine.merge(total)
+        self._positive.update(other._positive)
 
     def total(self, name: str) -> float:
         """The sum of `name` (0 when no dict had a value for it)."""
@@ -108,6 +113,15 @@ class Totals:
         """The mean of `name` over the dicts that had a value for it; None when none had."""
         total = self._sums.get(name)
         return None if total is None else total.mean
+
+    def count(self, name: str) -> int:
+        """How many dicts had a value for `name`."""
+        total = self._sums.get(name)
+        return 0 if total is None else total.n
+
+    def positive(self, name: str) -> int:
+        """How many dicts had a value above 0 for `name`."""
+        return self._positive[name]
 
     def to_dict(self) -> dict[str, float]:
         return {name: total.total for name, total in self._sums.items()}

@@ -34,13 +34,13 @@ def load_all() -> None:
 
 
 def env_ids() -> list[str]:
+    """In id order, whichever env a process happened to import first."""
     load_all()
-    return list(_REGISTRY)
+    return sorted(_REGISTRY)
 
 
 def all_envs() -> list[Env]:
-    load_all()
-    return list(_REGISTRY.values())
+    return [_REGISTRY[i] for i in env_ids()]
 
 
 def get(env_id: str) -> Env:
@@ -49,4 +49,4 @@ def get(env_id: str) -> Env:
         return _REGISTRY[env_id]
     except KeyError:
         raise UnknownEnvError(f"unknown environment {env_id!r}; valid environments: "
-                              f"{', '.join(_REGISTRY)}") from None
+                              f"{', '.join(sorted(_REGISTRY))}") from None

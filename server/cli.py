@@ -167,18 +167,14 @@ def _parser() -> argparse.ArgumentParser:
     elo.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                      help="override a config value (repeat)")
     elo.add_argument("--seed", type=int, default=0, help="the league's seed (default 0)")
-    elo.add_argument("--db", default=None, help="store the games in this SQLite file; a "
-                                                "league run again on it plays only what is "
-                                                "missing")
-    elo.add_argument("--concurrency", type=int, default=1, metavar="N",
-                     help="games played at once (default 1; results do not depend on it)")
-    elo.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
-                     help="when a bot's provider fails (as `parlor sim`; void games are left "
-                          "out and played again on resume)")
-    elo.add_argument("--json", default=None, metavar="FILE", help="also write the report here")
-    elo.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    _league_options(elo)
+    _add_mgref_parser(leagues)
 
     sub.add_parser("envs", help="list the environments and their presets")
+
+    from server.export import add_export_parser
+
+    add_export_parser(sub)
 
     bots = sub.add_parser("bots", help="inspect bots")
     bots_sub = bots.add_subparsers(dest="bots_command", required=True)
@@ -186,6 +182,41 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("spec", help="e.g. openai:gpt-4o-mini or openai-compatible:llama3@URL")
     check.add_argument("--env", default="colonel-blotto", help="env whose prompt is tried")
     return p
+
+
+def _league_options(league: argparse.ArgumentParser) -> None:
+    """What every league command takes: where its games go, how many at once, bot failures,
+    the report as JSON, the progress line."""
+    league.add_argument("--db", default=None, help="store the games in this SQLite file; the "
+                                                   "league run again on it plays only what is "
+                                                   "missing")
+    league.add_argument("--concurrency", type=int, default=1, metavar="N",
+                        help="games played at once (default 1; results do not depend on it)")
+    league.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
+                        help="when a bot's provider fails (as `parlor sim`; void games are "
+                             "left out and played again on resume)")
+    league.add_argument("--json", default=None, metavar="FILE",
+                        help="also write the report here")
+    league.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:
+    from server.mgref_schedule import ENVS
+
+    mgref = leagues.add_parser(
+        "mgref", help="MindGames' MG-Ref offline tournament: one candidate against frozen "
+                      "references, 198 scheduled games over the four MindGames envs")
+    mgref.add_argument("--candidate", action="append", required=True, metavar="[ENV:]SPEC",
+                       help="the bot to score (repeat with ENV: for a bot per env)")
+    mgref.add_argument("--refs", nargs="+", required=True, metavar="[ENV:]SPEC[=MU,SIGMA]",
+                       help="the references with their frozen TrueSkill priors (default "
+                            "25,8.33), e.g. colonel-blotto:scripted:adaptive=29.8,1.2")
+    mgref.add_argument("--env", nargs="+", default=list(ENVS), choices=ENVS, metavar="ENV",
+                       help=f"the envs to play (default all: {', '.join(ENVS)})")
+    mgref.add_argument("--replicates", type=int, default=1, metavar="N",
+                       help="multiply every design's replicates (default 1: 30/36/36/96 games "
+                            "with the paper's 3/3/3/4 references)")
+    _league_options(mgref)
 
 
 def default_db(environ: Mapping[str, str] | None = None) -> Path:
@@ -318,6 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "envs":
             return _cmd_envs()
+        if args.command == "export":
+            from server.export import run_export
+
+            return run_export(args)
         if args.command == "bots":
             from bots.llm.check import run_bots_check
 
@@ -344,6 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.sim import run_sim
 
             return run_sim(args, parser)
+        if args.command == "league" and args.league_command == "mgref":
+            from server.mgref import run_mgref
+
+            return run_mgref(args)
         if args.command == "league":
             from server.league import run_league
 

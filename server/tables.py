@@ -141,6 +141,8 @@ class TableOptions:
     # moves the seat's later decisions to a worker thread
     unrated_same_address: bool = False  # a game between people who said hello from one
     # address is not rated (two names of one person farming ratings)
+    rated: bool = True  # False: games leave the stored ratings alone (`parlor league mgref`
+    # rates its candidate against frozen references itself)
 
     def __post_init__(self) -> None:
         if self.durability not in DURABILITY:
@@ -609,7 +611,8 @@ class Table:
         statuses = {s.index: s.status for s in self.seats}
         applied = await self.store.finish_game(self.game_id, record=record, statuses=statuses,
                                                metrics=metrics, identities=identities,
-                                               rate=None if unrated else rate,
+                                               rate=rate if self.options.rated and
+                                               not unrated else None,
                                                unwritten=self._unwritten)
         self._unwritten = None
         changes = ratings.per_seat(applied, identities)

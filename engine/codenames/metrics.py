@@ -1,17 +1,20 @@
 """Codenames metrics from game records: outcome, words revealed per team, clues and their numbers,
-guesses by colour, passes, skipped turns, illegal clues and the assassin, how the game ended, and
-the shared invalid-move attribution (MindGames §10: an illegal clue is the one fatal error)."""
+guesses by colour, passes, skipped turns, illegal clues and the assassin, how the game ended, the
+shared invalid-move attribution and error statistics (engine/attribution.py; an illegal clue is
+the one fatal error), and win rates per seat's role. Termination depth is counted in moves: the
+moves played before the illegal clue, as a share of `expected_moves` (docs/rules/codenames.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
+from engine import attribution as errs
 from engine.aggregate import Fold, PerGame
-from engine.attribution import ATTRIBUTION_LABELS, error_attribution
-from engine.codenames.config import ROLES, SPYMASTER, TEAMS
+from engine.codenames.config import ROLES, SEAT_NAMES, SPYMASTER, TEAMS
 from engine.core import GameRecord
 from engine.outcome import OUTCOME_LABELS, outcome_counts
+from engine.records import Event
 
 PLAYERS = 4
 ENDS = ("all_words", "opponent_last_word", "assassin", "illegal_clue", "move_cap", "forfeit")
@@ -38,7 +41,8 @@ LABELS = {
     "opponent_guesses": "Other team's words guessed",
     "assassin_hit": "Revealed the assassin",
     "passes": "Passes (stopped guessing)",
-    **ATTRIBUTION_LABELS,
+    **errs.ATTRIBUTION_LABELS,
+    **errs.ERROR_LABELS,
     "end": "How the game ended",
     "winner": "Winning team",
     "moves": "Moves played",
@@ -54,7 +58,7 @@ LABELS = {
     "move_cap": "Ended at the move cap",
     "had_error": "Game with an invalid answer",
     "invalid_moves": "Invalid answers",
-    "forfeit_depth": "Share of the move cap played before a fatal error",
+    "forfeit_depth": "Share of the expected moves played before a fatal error",
     "void": "Void (aborted, not counted)",
     # aggregates
     "games": "Games",
@@ -65,13 +69,22 @@ LABELS = {
     "assassin_rate": "Games ended by the assassin (share)",
     "illegal_clue_rate": "Games ended by an illegal clue (share)",
     "move_cap_rate": "Games ended at the move cap (share)",
-    "error_rate": "Games with an invalid answer (share)",
     "mean_moves": "Mean moves played",
     "mean_turns": "Mean turns played",
-    "median_forfeit_depth": "Median share of the cap played before a fatal error",
-    "win_rate": "Wins (share of games)",
+    "median_forfeit_depth": "Median share of the expected moves played before a fatal error",
     "mean_reward": "Mean reward",
 }
+
+
+def expected_moves(config: dict[str, Any]) -> int:
+    """The expected length of a game, in moves, for its termination depth: every word of both
+    teams found two to a clue (a clue, two guesses and a pass per two words), at most the cap."""
+    return min(config["max_moves"], 2 * (config["red_words"] + config["blue_words"]))
+
+
+def _moves_before(record: GameRecord, fatal: Event) -> int:
+    """Moves (every decision but a resignation) played before the move that logged `fatal`."""
+    return sum(1 for a in record.actions if a.step < fatal.step and a.outcome != "resigned")
 
 
 def _tally(record: GameRecord) -> tuple[list[dict[str, int]], dict[str, Any]]:
@@ -119,7 +132,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
     config = record.config
     words = {"red": config["red_words"], "blue": config["blue_words"]}
     revealed = facts["revealed"]
-    attribution = error_attribution(record)
+    attribution = errs.error_attribution(record)
     moves = facts.get("moves", sum(1 for a in record.actions if a.outcome != "resigned"))
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
@@ -151,35 +164,37 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
         "assassin": int(end == "assassin"), "illegal_clue": int(end == "illegal_clue"),
         "move_cap": int(end == "move_cap"), "had_error": int(invalid > 0),
         "invalid_moves": invalid, "void": int(void),
-        # Termination depth (§10): how far a game ended by a fatal error got, against the cap.
-        "forfeit_depth": moves / config["max_moves"] if end == "illegal_clue" else None,
+        # Termination depth (§10): moves before the illegal clue / the expected moves.
+        "forfeit_depth": errs.termination_depth(record, expected_moves(config),
+                                                lambda fatal: _moves_before(record, fatal)),
     }
     return {"game": game, "seats": seats}
 
 
 def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
     """Sums and rates per seat index and overall, folded from per-game metrics (read once);
-    void games are left out. Memory: running sums, and a count per distinct forfeit depth."""
-    fold = Fold(PLAYERS, medians=("forfeit_depth",)).add_all(per_game)
+    void games are left out. Roles are fixed by seat, so the win rate per role (by seat name,
+    with the role advantage) is the seat's. Memory: running sums, a count per distinct depth."""
+    fold = Fold(PLAYERS, medians=errs.MEDIANS).add_all(per_game)
+    errors, seat_errors = errs.error_statistics(fold, PLAYERS)
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
         totals = fold.seat(str(s))
         own = SPYMASTER_KEYS if ROLES[s].name == SPYMASTER else OPERATIVE_KEYS
         t = {k: totals.total(k) for k in ("reward", "win", "draw", "loss", "team_revealed",
-                                          "skipped_turns", "invalid_caused", "self_forfeit",
-                                          "opponent_forfeit", "clean", *own)}
-        t["win_rate"] = fold.per_counted(t["win"])
+                                          "skipped_turns", *own)}
         t["mean_reward"] = fold.per_counted(t["reward"])
         if ROLES[s].name == SPYMASTER:
             t["mean_clue_number"] = t["clue_number_total"] / t["clues"] if t["clues"] else None
-        seats[str(s)] = t
+        seats[str(s)] = {**t, **seat_errors[str(s)]}
+    roles = errs.role_statistics({SEAT_NAMES[s]: seats[str(s)]["win"] for s in range(PLAYERS)},
+                                 dict.fromkeys(SEAT_NAMES, fold.counted))
     g = fold.game
     overall = {
         "games": fold.games, "counted": fold.counted, "void": fold.void,
         "red_win_rate": g.mean("red_win"), "blue_win_rate": g.mean("blue_win"),
         "draw_rate": g.mean("draw"), "assassin_rate": g.mean("assassin"),
         "illegal_clue_rate": g.mean("illegal_clue"), "move_cap_rate": g.mean("move_cap"),
-        "error_rate": g.mean("had_error"), "mean_moves": g.mean("moves"),
-        "mean_turns": g.mean("turns"), "median_forfeit_depth": fold.median("forfeit_depth"),
+        "mean_moves": g.mean("moves"), "mean_turns": g.mean("turns"), **errors,
     }
-    return {"overall": overall, "seats": seats}
+    return {"overall": overall, "roles": roles, "seats": seats}

@@ -1,14 +1,15 @@
 """Colonel Blotto metrics from game records: outcome, rounds and fields won, invalid moves with
-the MindGames attribution (Clean / Caused / Witnessed / Self-Forf. / Opp-Forf.), and how the game
-ended (all rounds, early majority, forfeit) for error rates and termination depth (§10)."""
+the MindGames attribution and error statistics (engine/attribution.py), and how the game ended
+(all rounds, early majority, forfeit). Termination depth is counted in rounds: the rounds
+resolved before the first fatal error, as a share of the rounds scheduled (§10)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
+from engine import attribution as errs
 from engine.aggregate import Fold, PerGame
-from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
 from engine.outcome import OUTCOME_LABELS, outcome_counts
 
@@ -21,7 +22,8 @@ LABELS = {
     "fields_won": "Fields won",
     "invalid_format": "Unreadable answers",
     "invalid_units": "Answers breaking the unit budget",
-    **ATTRIBUTION_LABELS,
+    **errs.ATTRIBUTION_LABELS,
+    **errs.ERROR_LABELS,
     "end": "How the game ended",
     "rounds_played": "Rounds played",
     "rounds_max": "Rounds scheduled",
@@ -29,17 +31,15 @@ LABELS = {
     "forfeit": "Ended by a forfeit",
     "had_error": "Game with an invalid answer",
     "void": "Void (aborted, not counted)",
-    "forfeit_depth": "Share of the rounds played before a forfeit",
+    "forfeit_depth": "Share of the rounds played before a fatal error",
     # aggregates
     "games": "Games",
     "counted": "Games counted (not void)",
-    "error_rate": "Games with an invalid answer (share)",
     "forfeit_rate": "Games ended by a forfeit (share)",
     "early_end_rate": "Games ended early (share)",
     "draw_rate": "Drawn games (share)",
     "mean_rounds_played": "Mean rounds played",
-    "median_forfeit_depth": "Median share of rounds played before a forfeit",
-    "win_rate": "Wins (share of games)",
+    "median_forfeit_depth": "Median share of the rounds played before a fatal error",
     "mean_reward": "Mean reward",
 }
 
@@ -72,7 +72,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
         end = "forfeit"
     else:
         end = "all_rounds" if rounds_played >= rounds_max else "majority"
-    attribution = error_attribution(record)
+    attribution = errs.error_attribution(record)
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
         reward = 0.0 if void else float(result.rewards.get(s, 0.0))  # type: ignore[union-attr]
@@ -94,8 +94,9 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
         "had_error": int(any(seats[str(s)]["invalid_caused"] for s in range(PLAYERS))),
         "draw": int(end in ("all_rounds", "majority") and seats["0"]["draw"] == 1),
         "void": int(void),
-        # Termination depth (§10): how far a forfeited game got, as a share of its full length.
-        "forfeit_depth": rounds_played / rounds_max if forfeit else None,
+        # Termination depth (§10): rounds resolved before the first fatal error / scheduled.
+        "forfeit_depth": errs.termination_depth(
+            record, rounds_max, lambda fatal: errs.events_before(record, fatal, "round_resolved")),
     }
     return {"game": game, "seats": seats}
 
@@ -104,26 +105,24 @@ def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
     """Sums and rates per seat index and overall, folded from per-game metrics (read once);
     void and unfinished games are left out. Memory: running sums, plus a count per distinct
     forfeit depth for the median."""
-    fold = Fold(PLAYERS, medians=("forfeit_depth",)).add_all(per_game)
+    fold = Fold(PLAYERS, medians=errs.MEDIANS).add_all(per_game)
+    errors, seat_errors = errs.error_statistics(fold, PLAYERS)
     seats: dict[str, dict[str, Any]] = {}
     for s in range(PLAYERS):
         totals = fold.seat(str(s))
         t = {name: totals.total(name) for name in
              ("reward", "win", "draw", "loss", "rounds_won", "fields_won", "invalid_format",
-              "invalid_units", "invalid_caused", "invalid_witnessed", "self_forfeit",
-              "opponent_forfeit", "clean")}
-        t["win_rate"] = fold.per_counted(t["win"])
+              "invalid_units")}
         t["mean_reward"] = fold.per_counted(t["reward"])
-        seats[str(s)] = t
+        seats[str(s)] = {**t, **seat_errors[str(s)]}
     overall = {
         "games": fold.games,
         "counted": fold.counted,
         "void": fold.void,
-        "error_rate": fold.game.mean("had_error"),
         "forfeit_rate": fold.game.mean("forfeit"),
         "early_end_rate": fold.game.mean("early_end"),
         "draw_rate": fold.game.mean("draw"),
         "mean_rounds_played": fold.game.mean("rounds_played"),
-        "median_forfeit_depth": fold.median("forfeit_depth"),
+        **errors,
     }
     return {"overall": overall, "seats": seats}

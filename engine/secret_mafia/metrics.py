@@ -1,24 +1,33 @@
 """Secret Mafia metrics from a game record: per seat its role, outcome, survival, votes (and how
 many hit the Mafia), night work (saves, investigations that found Mafia), speeches and the
-shared invalid-move attribution; per game the winner, length, kills, saves and eliminations.
-The aggregate folds them per seat index, per role and overall (engine/aggregate.py)."""
+shared invalid-move attribution; per game the winner, length, kills, saves and eliminations,
+and the termination depth, counted in phases: the nights and days over before the one of the
+first fatal error (an elimination for invalid moves), as a share of EXPECTED_PHASES. The
+aggregate folds them per seat index, per role (win rates with the role advantage) and overall,
+with the shared error statistics (engine/attribution.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
+from engine import attribution as errs
 from engine.aggregate import Fold, PerGame, Totals
-from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
 from engine.outcome import OUTCOME_LABELS, outcome_counts
 from engine.secret_mafia.config import DEAL, DOCTOR, MAFIA_SIDE, PLAYERS
 
 ROLES = tuple(dict.fromkeys(DEAL))
+# The expected length of a six-seat game, in phases: night 1, day 1, night 2, day 2 — the
+# longest game in which every night kills and every day vote puts someone out (a Doctor's save
+# or a day without an elimination makes it longer). See docs/rules/secret-mafia.md.
+EXPECTED_PHASES = 4
+PHASES = ("night_started", "day_started")
 
 LABELS = {
     **OUTCOME_LABELS,
-    **ATTRIBUTION_LABELS,
+    **errs.ATTRIBUTION_LABELS,
+    **errs.ERROR_LABELS,
     "role": "Role",
     "mafia": "Played for the Mafia",
     "survived": "Alive at the end",
@@ -45,12 +54,13 @@ LABELS = {
     "mafia_voted_out": "Mafia members voted out",
     "invalid_eliminations": "Players out for invalid moves",
     "void": "Void (aborted, not counted)",
+    "forfeit_depth": "Share of the expected nights and days over before a fatal error",
     # aggregates
     "games": "Games",
     "counted": "Games counted (not void)",
     "mafia_win_rate": "Mafia wins (share of games)",
     "mean_days": "Mean days per game",
-    "win_rate": "Wins (share of games)",
+    "median_forfeit_depth": "Median share of the expected nights and days before a fatal error",
     "survival_rate": "Alive at the end (share of games)",
     "mean_reward": "Mean reward",
     "vote_accuracy": "Day votes against a Mafia member (share of votes)",
@@ -107,7 +117,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
             alive.discard(d["eliminated"])
         elif e.type == "eliminated":
             alive.discard(d["seat"])
-    attribution = error_attribution(record)
+    attribution = errs.error_attribution(record)
     out_invalid = {a.seat for a in record.actions if a.outcome == "invalid" and a.fatal}
     game["invalid_eliminations"] = len(out_invalid)
     result = record.result
@@ -115,7 +125,11 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
     winners = set(() if void else result.winners)  # type: ignore[union-attr]
     mafia_won = bool(winners) and winners <= mafia
     game.update({"mafia_won": int(mafia_won), "village_won": int(bool(winners) and not mafia_won),
-                 "void": int(void)})
+                 "void": int(void),
+                 # Termination depth (§10): phases over before the first fatal error's phase / 4.
+                 "forfeit_depth": errs.termination_depth(
+                     record, EXPECTED_PHASES,
+                     lambda fatal: errs.events_before(record, fatal, *PHASES) - 1)})
     per_seat: dict[str, dict[str, Any]] = {}
     for s in range(players):
         per_seat[str(s)] = {
@@ -133,7 +147,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
 
 def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
     """Per seat index, per role and overall; void games left out. One pass, running sums."""
-    fold = Fold(PLAYERS)
+    fold = Fold(PLAYERS, medians=errs.MEDIANS)
     by_role = {role: Totals() for role in ROLES}
 
     def each() -> Iterable[PerGame]:
@@ -146,28 +160,32 @@ def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
             yield metrics
 
     fold.add_all(each())
+    errors, seat_errors = errs.error_statistics(fold, PLAYERS)
     seats = {}
     for s in range(PLAYERS):
         t = fold.seat(str(s))
-        seats[str(s)] = {**{k: t.total(k) for k in ("reward", "win", "draw", "loss",
-                                                     "invalid_caused")},
-                         "win_rate": fold.per_counted(t.total("win")),
-                         "mean_reward": fold.per_counted(t.total("reward"))}
-    roles = {role: _role_block(t) for role, t in by_role.items()}
+        seats[str(s)] = {**{k: t.total(k) for k in ("reward", "win", "draw", "loss")},
+                         "mean_reward": fold.per_counted(t.total("reward")),
+                         **seat_errors[str(s)]}
+    wins = errs.role_statistics({role: t.total("win") for role, t in by_role.items()},
+                                {role: t.added for role, t in by_role.items()})
+    roles = {role: {**wins[role], **_role_block(t)} for role, t in by_role.items()}
     overall = {"games": fold.games, "counted": fold.counted, "void": fold.void,
                "mafia_win_rate": fold.game.mean("mafia_won"),
                "mean_days": fold.game.mean("days"),
                "kills": fold.game.total("kills"), "doctor_saves": fold.game.total("doctor_saves"),
-               "invalid_eliminations": fold.game.total("invalid_eliminations")}
+               "invalid_eliminations": fold.game.total("invalid_eliminations"), **errors}
     return {"overall": overall, "roles": roles, "seats": seats}
 
 
 def _role_block(t: Totals) -> dict[str, Any]:
+    """What a role's seats did, beside its win rate: survival, reward, votes, night work and
+    errors (the games in which a seat of the role made an invalid move)."""
     n = t.added
     votes = t.total("votes_cast")
-    return {"games": n, "win_rate": t.total("win") / n if n else None,
-            "survival_rate": t.total("survived") / n if n else None,
+    return {"survival_rate": t.total("survived") / n if n else None,
             "mean_reward": t.mean("reward"),
             "vote_accuracy": t.total("votes_against_mafia") / votes if votes else None,
             "saves": t.total("saves"), "mafia_found": t.total("mafia_found"),
-            "invalid_caused": t.total("invalid_caused")}
+            "invalid_caused": t.total("invalid_caused"),
+            "games_caused": t.positive("invalid_caused")}

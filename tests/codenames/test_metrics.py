@@ -3,15 +3,14 @@ aggregate folded across games (void games left out)."""
 
 import json
 
-from engine.conformance import check_metric_labels
-from tests.codenames.helpers import AGENTS, ENV, clue, guess, hidden, new, play
+import pytest
+
+from tests.codenames.helpers import AGENTS, CLUE, ENV, clue, guess, hidden, new, play
+from tests.envs.metric_checks import checked_metrics
 
 
 def metrics(game):
-    m = ENV.game_metrics(game.record())
-    json.dumps(m)
-    check_metric_labels(ENV, m)
-    return m
+    return checked_metrics(ENV, game.record())
 
 
 def test_a_played_turn_is_counted_by_role():
@@ -46,7 +45,7 @@ def test_an_illegal_clue_is_a_fatal_error_with_its_depth():
     game.act(2, f"[{game.words[0]} 2]")
     m = metrics(game)
     assert m["game"]["end"] == "illegal_clue" and m["game"]["illegal_clue"] == 1
-    assert m["game"]["forfeit_depth"] == 3 / 80
+    assert m["game"]["forfeit_depth"] == 2 / 34  # two moves before it; 2 x (9 + 8) expected
     assert m["seats"]["2"]["illegal_clues"] == 1 and m["seats"]["2"]["self_forfeit"] == 1
     assert m["seats"]["0"]["opponent_forfeit"] == 1 and m["seats"]["0"]["win"] == 1
 
@@ -77,4 +76,86 @@ def test_the_aggregate_folds_games_and_leaves_out_void_ones():
         ENV.game_metrics(g.record())["seats"]["0"]["clues"] for g in games)
     assert ENV.game_metrics(void.record())["game"]["end"] == "aborted"
     for key in (*overall, *agg["seats"]["0"], *agg["seats"]["1"]):
+        assert key in ENV.metric_labels, key
+
+
+# ------------------------------------------------------------------------------ errors (§10)
+def erring_game():
+    """Red's clue number is out of range (rule, skips the turn); blue's clue is unreadable
+    (format, skipped); red's operative guesses two words (format, skipped); blue finds a word
+    and passes; then red's spymaster names a board word: an illegal clue, fatal after 7 moves."""
+    game = new(4)
+    game.act(0, f"[{CLUE} 12]")
+    game.act(2, "[nonsense")
+    clue(game, 1)
+    game.act(1, "[two words]")
+    clue(game, 1)
+    guess(game, hidden(game, "blue")[0])
+    game.act(3, "[pass]")
+    game.act(0, f"[{hidden(game, 'red')[0]} 1]")
+    assert game.over and game.result.winners == (2, 3)
+    return game
+
+
+def test_errors_by_class_severity_and_team():
+    m = metrics(erring_game())
+    red_spy, red_op, blue_spy, blue_op = (m["seats"][s] for s in "0123")
+    assert (red_spy["invalid_caused"], red_spy["errors_rule"], red_spy["errors_format"]) == \
+        (2, 2, 0)
+    assert (red_spy["errors_fatal"], red_spy["errors_nonfatal"], red_spy["self_forfeit"]) == \
+        (1, 1, 1)
+    assert (red_spy["invalid_witnessed"], red_spy["teammate_invalid"]) == (2, 1)
+    # Every other seat's errors are witnessed; the teammate's are also counted apart.
+    assert (red_op["invalid_caused"], red_op["errors_format"], red_op["errors_nonfatal"]) == \
+        (1, 1, 1)
+    assert (red_op["invalid_witnessed"], red_op["teammate_invalid"]) == (3, 2)
+    assert (red_op["opponent_forfeit"], red_op["teammate_forfeit"]) == (1, 1)
+    assert (blue_spy["invalid_caused"], blue_spy["errors_format"], blue_spy["teammate_invalid"]) \
+        == (1, 1, 0)
+    assert (blue_op["invalid_witnessed"], blue_op["opponent_forfeit"],
+            blue_op["teammate_forfeit"]) == (4, 1, 0)
+    assert [m["seats"][s]["skipped_turns"] for s in "0123"] == [1, 1, 1, 0]
+    # Seven moves before the illegal clue, of 2 x (9 + 8) = 34 expected.
+    assert m["game"]["forfeit_depth"] == 7 / 34 and m["game"]["invalid_moves"] == 4
+
+
+def test_the_aggregate_error_statistics_and_win_rates_by_role():
+    red_sweep = new(5)
+    clue(red_sweep, 9)
+    for word in hidden(red_sweep, "red"):
+        guess(red_sweep, word)
+    assassin = new(6)
+    clue(assassin, 1)
+    guess(assassin, hidden(assassin, "assassin")[0])
+    assert red_sweep.result.winners == (0, 1) and assassin.result.winners == (2, 3)
+    void = new(7)
+    void.abort("server stopped")
+    agg = ENV.aggregate_metrics(
+        ENV.game_metrics(g.record()) for g in (erring_game(), red_sweep, assassin, void))
+    json.dumps(agg)
+    overall, seats, roles = agg["overall"], agg["seats"], agg["roles"]
+    assert (overall["counted"], overall["error_rate"], overall["fatal_error_rate"]) == \
+        (3, 1 / 3, 1 / 3)
+    assert (overall["invalid_moves"], overall["errors_fatal"], overall["errors_nonfatal"]) == \
+        (4, 1, 3)
+    assert (overall["errors_format"], overall["errors_rule"]) == (2, 2)
+    assert overall["median_forfeit_depth"] == 7 / 34
+    assert overall["error_survival_warning"] is True  # 1/3 > 0.30 and 7/34 < 1/2
+    red_spy, red_op = seats["0"], seats["1"]
+    assert (red_spy["games_clean"], red_spy["games_caused"], red_spy["games_witnessed"]) == \
+        (2, 1, 1)
+    assert (red_spy["games_self_forfeit"], red_spy["games_opponent_forfeit"]) == (1, 0)
+    assert (red_op["games_self_forfeit"], red_op["games_opponent_forfeit"],
+            red_op["games_teammate_forfeit"]) == (0, 1, 1)
+    # Red won 1 of 3, blue 2 of 3: rates 1/3 and 2/3 around a mean of 1/2.
+    assert red_spy["win_rate"] == 1 / 3
+    assert (red_spy["win_rate_low"], red_spy["win_rate_high"]) == \
+        pytest.approx((0.0615, 0.7923), abs=1e-4)
+    assert set(roles) == {"Red Spymaster", "Red Operative", "Blue Spymaster", "Blue Operative"}
+    assert roles["Red Operative"]["games"] == 3
+    assert roles["Red Operative"]["role_advantage"] == pytest.approx(-1 / 6)
+    assert roles["Blue Spymaster"]["role_advantage"] == pytest.approx(1 / 6)
+    assert (roles["Blue Spymaster"]["win_rate_low"], roles["Blue Spymaster"]["win_rate_high"]) \
+        == pytest.approx((0.2077, 0.9385), abs=1e-4)
+    for key in (*overall, *red_spy, *roles["Red Spymaster"]):
         assert key in ENV.metric_labels, key

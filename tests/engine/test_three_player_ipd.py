@@ -454,8 +454,12 @@ def test_aborted_games_are_left_out_of_aggregates():
     assert m["game"]["void"] == 1 and m["seats"]["0"]["reward"] == 0.0
     assert m["seats"]["0"]["cooperation_rate"] is None and m["seats"]["0"]["messages"] == 1
     agg = ENV.aggregate_metrics([m])
-    assert agg["overall"] == {"games": 1, "counted": 0, "void": 1, "mutual_cooperation_rate": None,
-                              "draw_rate": None}
+    assert agg["overall"] == {
+        "games": 1, "counted": 0, "void": 1, "mutual_cooperation_rate": None, "draw_rate": None,
+        # the error block every MindGames env shares (engine/attribution.py): nothing counted
+        "error_rate": None, "fatal_error_rate": None, "invalid_moves": 0, "errors_fatal": 0,
+        "errors_nonfatal": 0, "errors_format": 0, "errors_rule": 0, "errors_turn_limit": 0,
+        "errors_other": 0, "median_forfeit_depth": None, "error_survival_warning": False}
 
 
 # ---------------------------------------------------------------------------------------- config

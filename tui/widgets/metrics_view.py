@@ -78,7 +78,9 @@ def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
 
 def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[int, str]
                 ) -> Table:
-    """One row per metric, one column per seat."""
+    """One row per metric, one column per seat; a figure that is zero (or none) for every
+    seat is left out, said in the caption: the error columns of a clean game are a dozen rows
+    of zeros."""
     order = sorted(seats, key=lambda k: int(k) if str(k).isdigit() else 0)
     per_seat = {k: flatten(seats[k] or {}, labels) for k in order}
     paths: dict[str, str] = {}
@@ -91,8 +93,16 @@ def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[
     for key in order:
         seat = int(key) if str(key).isdigit() else -1
         table.add_column(names.get(seat, f"seat {key}"), justify="right", overflow="fold")
+    zero = 0
     for path, label in paths.items():
+        values = [per_seat[k][path][1] if path in per_seat[k] else None for k in order]
+        if all(v is None or (v == 0 and not isinstance(v, str)) for v in values):
+            zero += 1
+            continue
         table.add_row(Text(label, style="bold"),
-                      *[format_value(per_seat[k][path][1]) if path in per_seat[k] else "—"
-                        for k in order])
+                      *["—" if v is None else format_value(v) for v in values])
+    if zero:
+        table.caption = f"{zero} more figures are zero for every seat."
+        table.caption_justify = "left"
+        table.caption_style = "dim"
     return table

@@ -1,0 +1,176 @@
+"""`parlor export --format FORMAT`: stored games as a research dataset, JSON Lines.
+
+The database is opened read-only (SQLite URI mode=ro), so an export may run beside a server
+that is writing to it, and it never creates or upgrades a database. Rows are written one at a
+time as they are made (to a FILE.part, renamed to FILE at the end, so a stopped export leaves no
+half file under FILE). One line on stderr says what was written and what was skipped.
+
+Formats (each a module that yields rows from a read-only connection):
+- mindgames: one row per player trajectory, spec mindgames §10 (server/export_mindgames.py).
+
+Bad input exits 2 with one line naming the problem and the valid choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from engine.core import UnknownEnvError
+from engine.registry import env_ids, get
+from server import export_mindgames
+from server.jsontext import dumps
+
+# format -> (the module making its rows, one-line description)
+FORMATS: dict[str, tuple[Any, str]] = {
+    "mindgames": (export_mindgames, "one JSON line per player trajectory (MindGames §10): "
+                                    "game, seat, identity, opponents, rewards, each turn's "
+                                    "observation and action"),
+}
+MIN_SCHEMA = 4  # the first schema with every column an export reads (actions.category, fatal)
+
+
+class Refused(Exception):
+    """Bad input: the message names the problem and the valid choices."""
+
+
+def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
+    from server.cli import DB_HELP
+
+    formats = "; ".join(f"{name}: {text}" for name, (_, text) in FORMATS.items())
+    p = subparsers.add_parser(
+        "export", help="write stored games as a research dataset (JSON Lines)",
+        description=f"Write the finished games of a Parlor database as a dataset, one JSON "
+                    f"object per line. Formats: {formats}. Unfinished and void games are "
+                    f"skipped. The database is opened read-only: safe beside a running server.")
+    p.add_argument("--format", required=True, choices=tuple(FORMATS), help="dataset format")
+    p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
+    p.add_argument("--env", action="extend", nargs="+", default=None, metavar="ENV",
+                   help="only these environments (repeatable; default: every environment of "
+                        "the format: " + ", ".join(export_mindgames.ENVS) + " for mindgames)")
+    p.add_argument("--out", default="-", metavar="FILE",
+                   help="file to write, e.g. saves/mindgames.jsonl; '-' (the default) writes "
+                        "to stdout. An existing file is refused unless --force")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    return p
+
+
+def run_export(args: argparse.Namespace) -> int:
+    module = FORMATS[args.format][0]
+    try:
+        envs = _envs(args.format, module.ENVS, args.env)
+        db = _database(args.db)
+        out = _output(args.out, args.force, db)
+        conn = connect(db)
+    except Refused as e:
+        print(f"parlor export: {e}", file=sys.stderr)
+        return 2
+    tally = module.Tally()
+    try:
+        if out is None:
+            written = _write(module.rows(conn, envs, tally), sys.stdout)
+        else:
+            written = _write_file(module.rows(conn, envs, tally), out)
+    finally:
+        conn.close()
+    if not written:
+        return 141  # stdout closed early (e.g. `| head`): nothing more to say
+    where = "stdout" if out is None else str(out)
+    print(f"parlor export: {db}: {tally.summary(where)}", file=sys.stderr)
+    return 0
+
+
+def _envs(fmt: str, supported: tuple[str, ...], chosen: list[str] | None) -> tuple[str, ...]:
+    if not chosen:
+        return supported
+    for env_id in chosen:
+        try:
+            get(env_id)
+        except UnknownEnvError:
+            raise Refused(f"unknown environment {env_id!r}; valid environments for --format "
+                          f"{fmt}: {', '.join(supported)}") from None
+        if env_id not in supported:
+            raise Refused(f"{env_id} is not a {fmt} environment; valid environments for "
+                          f"--format {fmt}: {', '.join(supported)} (all: "
+                          f"{', '.join(env_ids())})")
+    return tuple(dict.fromkeys(chosen))
+
+
+def _database(given: str | None) -> Path:
+    from server.cli import default_db
+
+    db = (Path(given).expanduser() if given else default_db()).absolute()
+    if not db.exists():
+        raise Refused(f"no database at {db}; give the file with --db (an export never "
+                      f"creates one)")
+    if db.is_dir():
+        raise Refused(f"{db} is a folder; give the database file with --db (e.g. parlor.db)")
+    return db
+
+
+def _output(out: str, force: bool, db: Path) -> Path | None:
+    if out == "-":
+        return None
+    path = Path(out).expanduser().absolute()
+    if path == db:
+        raise Refused(f"--out {out} is the database itself; name another file")
+    if path.is_dir():
+        raise Refused(f"--out {out} is a folder; name a file in it (e.g. {out}/mindgames.jsonl)")
+    if path.exists() and not force:
+        raise Refused(f"--out {out} exists; choose another file or add --force to overwrite it")
+    if not path.parent.is_dir():
+        raise Refused(f"--out {out}: no folder {path.parent}")
+    return path
+
+
+def connect(db: Path) -> sqlite3.Connection:
+    """A read-only connection to a Parlor database of a schema the export can read."""
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        version = conn.execute("SELECT version FROM schema_version").fetchone()
+    except sqlite3.Error as e:
+        conn.close()
+        if isinstance(e, sqlite3.DatabaseError) and ("not a database" in str(e)
+                                                     or "no such table" in str(e)):
+            raise Refused(f"{db} is not a Parlor database ({e})") from None
+        raise Refused(f"cannot read the database {db}: {e}") from None
+    from server.store import MIGRATIONS
+
+    if version is None or version[0] < MIN_SCHEMA:
+        conn.close()
+        raise Refused(f"{db} has an old schema (v{version[0] if version else 0}, this Parlor "
+                      f"writes v{len(MIGRATIONS)}); open it once with `parlor serve --db "
+                      f"{db}` to upgrade it, then export")
+    return conn
+
+
+def _write(rows: Any, stream: IO[str]) -> bool:
+    """Write each row as a line; False when the reader closed the stream."""
+    try:
+        for r in rows:
+            stream.write(dumps(r))
+            stream.write("\n")
+        stream.flush()
+    except BrokenPipeError:
+        # No more output; keep Python from complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        return False
+    return True
+
+
+def _write_file(rows: Any, out: Path) -> bool:
+    part = out.with_name(out.name + ".part")
+    try:
+        with part.open("w", encoding="utf-8") as stream:
+            _write(rows, stream)
+        os.replace(part, out)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return True
