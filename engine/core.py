@@ -498,6 +498,10 @@ class Env(ABC):
     # Event types that only move the game along (SocialGrid's per-step `step`): a transcript for
     # people leaves them out. Sent to clients in describe().
     quiet_events: ClassVar[tuple[str, ...]] = ()
+    # Its texts name a puzzle's characters as "Player 3" who are not seats (SocialMaze's Hidden
+    # Role Deduction): the conformance suite then takes "Player N" in a transcript line for a
+    # character, and only the seats' own names for seats.
+    names_characters: ClassVar[bool] = False
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are

@@ -173,8 +173,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("envs", help="list the environments and their presets")
 
     from server.export import add_export_parser
+    from server.maze import add_maze_parser
 
     add_export_parser(sub)
+    add_maze_parser(sub)
 
     bots = sub.add_parser("bots", help="inspect bots")
     bots_sub = bots.add_subparsers(dest="bots_command", required=True)
@@ -353,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.export import run_export
 
             return run_export(args)
+        if args.command == "maze":
+            from server.maze import run_maze
+
+            return run_maze(args)
         if args.command == "bots":
             from bots.llm.check import run_bots_check
 

@@ -34,8 +34,10 @@ def seat_specs(players: int, compat_url: str) -> list[str]:
 
 
 # SocialGrid's games run to 2,500 steps of 7 seats: its LLM bots play real steps and a meeting
-# against the fake providers in tests/bots/test_socialgrid_prompts.py instead.
-@pytest.mark.parametrize("env", [e for e in all_envs() if e.id != "socialgrid"],
+# against the fake providers in tests/bots/test_socialgrid_prompts.py instead. The test envs
+# (tests/envs, registered once some test imports them) are the platform's, not for LLMs.
+@pytest.mark.parametrize("env", [e for e in all_envs() if e.id != "socialgrid"
+                                 and not type(e).__module__.startswith("tests.")],
                          ids=lambda e: e.id)
 async def test_full_game_with_llm_bots(env, servers):
     fo, fa = servers

@@ -1,0 +1,186 @@
+"""`parlor maze solve` and `parlor maze generate`: the SocialMaze rules kits from the command
+line (docs/rules/hidden-role.md, docs/rules/social-graph.md, "Command line").
+
+- solve FILE: our solver on every instance of a file, against the file's answers (maze_solve.py).
+- generate: N instances as our JSON Lines; instance k uses seed S + k, so a file is reproducible.
+
+Nothing here imports a kit until a command runs, so `parlor --help` stays fast. The choices
+below are the kits' (tests hold them equal). Bad input exits 2 with one line naming the problem
+and the valid choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from server.maze_solve import TASKS, Refused, emit, run_solve, task_name
+
+VARIANTS = ("original", "rumormonger", "lunatic", "full")  # engine.hidden_role.roles.VARIANTS
+PLAYERS = ("6", "10")  # the paper's games and its released hard set
+P1 = ("uniform", "released")  # engine.hidden_role.roles.P1_DISTRIBUTIONS
+MAX_ROUNDS = 10  # engine.hidden_role.generator.MAX_ROUNDS
+DIFFICULTIES = ("easy", "hard")  # engine.social_graph.generator.PEOPLE
+# option -> (its task, its default, its valid values or None for a number of rounds)
+OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
+    "variant": ("hidden-role", "full", VARIANTS),
+    "players": ("hidden-role", "6", PLAYERS),
+    "rounds": ("hidden-role", "3", None),
+    "p1": ("hidden-role", "uniform", P1),
+    "difficulty": ("social-graph", "easy", DIFFICULTIES),
+}
+
+
+def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "maze", help="SocialMaze puzzles: solve a dataset file with our solvers, or generate one",
+        description="SocialMaze's Hidden Role Deduction and Social Graph Analysis puzzles: check a "
+                    "dataset file against our solvers, or generate a reproducible one.")
+    commands = p.add_subparsers(dest="maze_command", required=True, metavar="{solve,generate}")
+    tasks = "|".join(TASKS)
+    solve = commands.add_parser(
+        "solve", help="run our solver on every instance of a file and compare with its answers",
+        description="Load a file (the official release format or our JSON Lines), run our solver "
+                    "on every instance and print, per instance, our answer, the file's and "
+                    "'agrees' or 'DIFFERS', then the agreement. Problems in the file go to "
+                    "stderr; the good instances are still solved. Exit 0 when at least one "
+                    "instance was read, 2 when none.")
+    solve.add_argument("file", metavar="FILE", help="the dataset file")
+    solve.add_argument("--task", default=None, metavar=tasks,
+                       help="the file's task (default: the one whose loader reads it)")
+    solve.add_argument("--explain", action="store_true",
+                       help="print the reasoning under each instance (hidden-role: the kit's "
+                            "explanation; social-graph: the groups)")
+    solve.add_argument("--json", action="store_true", help="print the results as JSON")
+    gen = commands.add_parser(
+        "generate", help="write N generated instances as our JSON Lines",
+        description="Write N generated instances as our JSON Lines, to stdout or --out FILE. "
+                    "Instance k uses seed S + k, so the same options give the same file.")
+    gen.add_argument("--task", default=None, metavar=tasks, help="which puzzles (required)")
+    gen.add_argument("--count", default=None, metavar="N", help="how many (required, >= 1)")
+    gen.add_argument("--seed", default="0", metavar="S", help="the first seed (default 0)")
+    gen.add_argument("--out", default="-", metavar="FILE",
+                     help="file to write; '-' (the default) writes to stdout. An existing file "
+                          "is refused unless --force")
+    gen.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    hrd = gen.add_argument_group("hidden-role options")
+    hrd.add_argument("--variant", metavar="|".join(VARIANTS), help="default full")
+    hrd.add_argument("--players", metavar="|".join(PLAYERS), help="default 6")
+    hrd.add_argument("--rounds", metavar="T", help=f"1..{MAX_ROUNDS}, default 3")
+    hrd.add_argument("--p1", metavar="|".join(P1),
+                     help="Player 1's role distribution, I:C:R:L 1:1:1:1 or the released "
+                          "set's 3:2:60:35 (default uniform)")
+    sga = gen.add_argument_group("social-graph options")
+    sga.add_argument("--difficulty", metavar="|".join(DIFFICULTIES),
+                     help="8-10 people (easy, the default) or 14-16 (hard)")
+    return p
+
+
+def run_maze(args: argparse.Namespace) -> int:
+    if args.maze_command == "solve":
+        return run_solve(args)
+    try:
+        task = _task(args.task)
+        count = _number("--count", args.count, 1)
+        seed = _number("--seed", args.seed, None)
+        options = _options(task, args)
+        out = _output(args.out, args.force)
+    except Refused as e:
+        print(f"parlor maze generate: {e}", file=sys.stderr)
+        return 2
+    from engine.errors import ConfigError
+
+    try:
+        text = _generate(task, count, seed, options)
+    except ConfigError as e:  # e.g. settings that never make a puzzle with a unique answer
+        print(f"parlor maze generate: {e}", file=sys.stderr)
+        return 2
+    if out is None:
+        if emit(text):
+            return 141
+    else:
+        _write_file(text, out)
+    where = "stdout" if out is None else str(out)
+    print(f"parlor maze generate: wrote {count} {task} instance{'s' if count != 1 else ''} "
+          f"(seeds {seed}..{seed + count - 1}) to {where}", file=sys.stderr)
+    return 0
+
+
+def _task(given: str | None) -> str:
+    if given is None:
+        raise Refused(f"--task is required: {' or '.join(TASKS)}")
+    return task_name(given)
+
+
+def _number(option: str, text: str | None, minimum: int | None) -> int:
+    if text is None:
+        raise Refused(f"{option} N is required")
+    try:
+        value = int(text)
+    except ValueError:
+        raise Refused(f"{option} must be a whole number, not {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise Refused(f"{option} must be at least {minimum}, not {value}")
+    return value
+
+
+def _options(task: str, args: argparse.Namespace) -> dict[str, str]:
+    """The task's options, checked, with defaults; an option of the other task is refused."""
+    chosen = {}
+    for name, (owner, default, valid) in OPTIONS.items():
+        given = getattr(args, name)
+        if owner != task:
+            if given is not None:
+                mine = ", ".join(f"--{o}" for o, (t, _, _) in OPTIONS.items() if t == task)
+                raise Refused(f"--{name} is a {owner} option; {task} takes {mine}")
+            continue
+        value = default if given is None else given
+        if valid is not None and value not in valid:
+            raise Refused(f"--{name} must be {' or '.join(valid)}, not {value!r}")
+        if valid is None and not (value.isdigit() and 1 <= int(value) <= MAX_ROUNDS):
+            raise Refused(f"--{name} must be a whole number from 1 to {MAX_ROUNDS}, not "
+                          f"{value!r}")
+        chosen[name] = value
+    return chosen
+
+
+def _output(out: str, force: bool) -> Path | None:
+    if out == "-":
+        return None
+    path = Path(out).expanduser().absolute()
+    if path.is_dir():
+        raise Refused(f"--out {out} is a folder; name a file in it (e.g. {out}/maze.jsonl)")
+    if path.exists() and not force:
+        raise Refused(f"--out {out} exists; choose another file or add --force to overwrite it")
+    if not path.parent.is_dir():
+        raise Refused(f"--out {out}: no folder {path.parent}")
+    return path
+
+
+def _generate(task: str, count: int, seed: int, options: dict[str, str]) -> str:
+    """Our JSON Lines of the instances of seeds seed .. seed + count - 1."""
+    seeds = range(seed, seed + count)
+    if task == "hidden-role":
+        from engine.hidden_role.dataset import dump_jsonl
+        from engine.hidden_role.generator import generate
+
+        return dump_jsonl(generate(options["variant"], int(options["players"]),
+                                   int(options["rounds"]), options["p1"], seed=s) for s in seeds)
+    from engine.social_graph.dataset import dumps
+    from engine.social_graph.generator import generate as sga_generate
+
+    return "".join(dumps(sga_generate(s, options["difficulty"])) + "\n" for s in seeds)
+
+
+def _write_file(text: str, out: Path) -> None:
+    """Write to FILE.part, then rename it: a stopped run leaves no half file under FILE."""
+    part = out.with_name(out.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, out)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise

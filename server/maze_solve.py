@@ -1,0 +1,156 @@
+"""`parlor maze solve FILE`: our solver on every instance of a SocialMaze file, against the
+file's own answers.
+
+The file's task is --task, else the one whose kit reads it (see `choose`). Problems in the file
+go to stderr, one a line naming the file, the instance and the field; the good instances are
+still solved. One line per instance on stdout, then `agreement: A / N instances`. Exit 0 when at
+least one instance was read, 2 when none (or the file or the options are unusable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from server.maze_sga import check_social_graph, read_social_graph
+from server.maze_tasks import Check, Reading, check_hidden_role, read_hidden_role
+
+KINDS = ("pairwise", "membership", "group_count", "pair_count")  # social_graph.queries.KINDS
+
+
+# task -> (read a file, check one instance)
+TASKS: dict[str, tuple[Any, Any]] = {
+    "hidden-role": (read_hidden_role, check_hidden_role),
+    "social-graph": (read_social_graph, check_social_graph),
+}
+
+
+class Refused(Exception):
+    """Bad input: the message names the problem and the valid choices."""
+
+
+def task_name(given: str | None) -> str | None:
+    if given is not None and given not in TASKS:
+        raise Refused(f"unknown task {given!r}; tasks: {', '.join(TASKS)}")
+    return given
+
+
+def read_file(name: str) -> tuple[Path, bytes]:
+    path = Path(name).expanduser()
+    if path.is_dir():
+        raise Refused(f"{name} is a folder; give a dataset file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise Refused(f"{name}: no such file") from None
+    except OSError as e:
+        raise Refused(f"{name}: cannot read: {e.strerror or e}") from None
+    if not data.strip():
+        raise Refused(f"{name} is empty: no instances")
+    return path, data
+
+
+def choose(readings: dict[str, Reading], name: str) -> str:
+    """The task whose kit reads the file: the only one that reads it without problems, else the
+    only one that reads any instance of it."""
+    if len(readings) == 1:
+        return next(iter(readings))
+    for fits in (lambda r: r.items and not r.problems, lambda r: r.items):
+        found = [task for task, reading in readings.items() if fits(reading)]
+        if len(found) == 1:
+            return found[0]
+    if any(reading.items for reading in readings.values()):
+        why = "both kits read instances from it"
+    else:
+        why = "neither kit reads an instance from it: " + "; ".join(
+            f"{task}: {reading.problems[0]}" for task, reading in readings.items()
+            if reading.problems)
+    raise Refused(f"cannot tell which task {name} is for ({why}); give --task "
+                  f"{' or --task '.join(TASKS)}")
+
+
+def summary(checks: list[Check], problems: int) -> str:
+    agree = sum(c.agrees for c in checks)
+    text = f"agreement: {agree} / {len(checks)} instances"
+    if agree < len(checks):
+        text += f" ({len(checks) - agree} DIFFERS)"
+    kinds = _by_kind(checks)
+    if kinds:
+        text += "; by query type: " + ", ".join(f"{kind} {ok}/{total}"
+                                                for kind, (ok, total) in kinds.items())
+    if problems:
+        text += (f"; {problems} problem{'s' if problems != 1 else ''} in the file (listed on "
+                 f"stderr): {'those instances were' if problems != 1 else 'that instance was'} "
+                 f"not solved")
+    return text
+
+
+def _by_kind(checks: list[Check]) -> dict[str, tuple[int, int]]:
+    total, ok = Counter[str](), Counter[str]()
+    for check in checks:
+        for kind, agrees in check.queries:
+            total[kind] += 1
+            ok[kind] += agrees
+    order = [*KINDS, *sorted(set(total) - set(KINDS))]
+    return {kind: (ok[kind], total[kind]) for kind in order if kind in total}
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    try:
+        given = task_name(args.task)
+        path, data = read_file(args.file)
+        tasks = [given] if given else list(TASKS)
+        readings = {task: TASKS[task][0](path, data) for task in tasks}
+        task = choose(readings, args.file)
+    except Refused as e:
+        print(f"parlor maze solve: {e}", file=sys.stderr)
+        return 2
+    reading = readings[task]
+    for problem in reading.problems:
+        print(problem, file=sys.stderr)
+    if not reading.items:
+        print(f"parlor maze solve: no {task} instance could be read from {args.file}",
+              file=sys.stderr)
+        return 2
+    check = TASKS[task][1]
+    checks = [check(item, args.explain) for item in reading.items]
+    if args.json:
+        return emit(json.dumps(_json(args.file, task, checks, reading.problems), indent=2,
+                               ensure_ascii=False) + "\n")
+    rows = []
+    for c in checks:
+        rows.append(f"{c.id}: solver {c.solver} | file {c.truth} | "
+                    f"{'agrees' if c.agrees else 'DIFFERS'}\n")
+        if c.explanation:
+            rows.append(textwrap.indent(c.explanation, "    ") + "\n")
+    return emit("".join(rows) + summary(checks, len(reading.problems)) + "\n")
+
+
+def emit(text: str) -> int:
+    """Write `text` to stdout: 0, or 141 when the reader closed it early (e.g. `| head`)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # No more output; keep Python from complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    return 0
+
+
+def _json(name: str, task: str, checks: list[Check], problems: list[str]) -> dict[str, Any]:
+    agreement: dict[str, Any] = {"agree": sum(c.agrees for c in checks),
+                                 "instances": len(checks)}
+    kinds = _by_kind(checks)
+    if kinds:
+        agreement["by_query_type"] = {kind: {"agree": ok, "queries": total}
+                                      for kind, (ok, total) in kinds.items()}
+    return {"file": name, "task": task, "instances": [c.data for c in checks],
+            "agreement": agreement, "problems": problems, "summary": summary(checks,
+                                                                            len(problems))}

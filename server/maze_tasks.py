@@ -1,0 +1,87 @@
+"""What `parlor maze solve` asks of each SocialMaze rules kit — read a file into instances (and
+the file's problems, as text), and check one instance's stored answer against our solver — and
+that for Hidden Role Deduction (Social Graph Analysis: maze_sga.py).
+
+Each task imports its kit only when used, so `parlor --help` loads no kit. The kit's loaders keep
+an instance whose stored answer our solver does not reach (they check the answer only against the
+roles dealt), so a disagreement is a row like any other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Reading:
+    """What a loader made of a file: the items `check` takes, and one line per problem."""
+
+    items: list[Any]
+    problems: list[str]
+
+
+@dataclass
+class Check:
+    """Our solver against the file on one instance. `queries` is (kind, agrees) per query."""
+
+    id: str
+    solver: str
+    truth: str
+    agrees: bool
+    data: dict[str, Any]
+    queries: list[tuple[str, bool]] = field(default_factory=list)
+    explanation: str | None = None
+
+
+def read_hidden_role(path: Path, data: bytes) -> Reading:
+    """Either format, told apart by the content: a JSON list is the official release, anything
+    else our JSON Lines (the kit's `dataset.load` goes by the file name instead)."""
+    from engine.hidden_role import dataset
+
+    text = data.decode("utf-8", errors="replace")  # a bad byte costs only its instance
+    parse = dataset.parse_official if text.lstrip().startswith("[") else dataset.parse_jsonl
+    instances, problems = parse(text, str(path))
+    return Reading(instances, [str(p) for p in problems])
+
+
+def _answer(criminal: int, role: str) -> str:
+    return f"criminal {criminal}, Player 1 {role}"
+
+
+def _answers(found: frozenset[tuple[int, Any]]) -> str:
+    if len(found) == 1:
+        return _answer(*next(iter(found)))
+    if not found:
+        return "no answer fits"
+    roles = sorted({role for _, role in found})
+    each = "; ".join(f"{role} with criminal "
+                     f"{' or '.join(str(c) for c in sorted(c for c, r in found if r == role))}"
+                     for role in roles)
+    return f"not unique: {len(found)} answers ({each})"
+
+
+def check_hidden_role(instance: Any, explain: bool) -> Check:
+    """Agrees when our solver's one answer is the stored one; a stored role "Unknown" (the
+    authors' mark for "only the criminal is settled") agrees when every answer our solver finds
+    has the stored criminal and Player 1's role is left open."""
+    from engine.hidden_role.explain import explain as explanation
+    from engine.hidden_role.instance import UNKNOWN
+    from engine.hidden_role.solver import solve
+
+    found = solve(instance)
+    criminal, role = instance.answer
+    if role == UNKNOWN:
+        agrees = len(found) > 1 and {c for c, _ in found} == {criminal}
+    else:
+        agrees = found == {(criminal, role)}
+    data = {"id": instance.id, "agrees": agrees,
+            "solver": {"unique": len(found) == 1,
+                       "answers": [{"criminal": c, "role": str(r)} for c, r in sorted(found)]},
+            "file": {"criminal": criminal, "role": role}}
+    text = explanation(instance) if explain else None
+    if text is not None:
+        data["explanation"] = text
+    return Check(instance.id, _answers(found), _answer(criminal, role), agrees, data,
+                 explanation=text)
