@@ -169,6 +169,19 @@ def _parser() -> argparse.ArgumentParser:
     elo.add_argument("--seed", type=int, default=0, help="the league's seed (default 0)")
     _league_options(elo)
     _add_mgref_parser(leagues)
+    maze = leagues.add_parser("maze", help="SocialMaze's tasks: every model on the same "
+                                           "instances, accuracy beside the paper's numbers")
+    maze.add_argument("--task", nargs="+", default=None, metavar="TASK",
+                      help="the tasks (default: every SocialMaze task this build plays)")
+    maze.add_argument("--seat", nargs="+", required=True, metavar="[TASK:]SPEC",
+                      help="the models, e.g. scripted:solver openai:gpt-4o-mini "
+                           "social-graph:scripted:majority (TASK: for one task only)")
+    maze.add_argument("--instances", type=int, required=True, metavar="N",
+                      help="instances per task (instance k is generated from seed S + k)")
+    maze.add_argument("--preset", default=None, help="the tasks' preset (default: each "
+                                                     "task's own, e.g. paper)")
+    maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")
+    _league_options(maze)
 
     sub.add_parser("envs", help="list the environments and their presets")
 
@@ -385,6 +398,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.sim import run_sim
 
             return run_sim(args, parser)
+        if args.command == "league" and args.league_command == "maze":
+            from server.maze_league import run_maze_league
+
+            return run_maze_league(args)
         if args.command == "league" and args.league_command == "mgref":
             from server.mgref import run_mgref
 

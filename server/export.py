@@ -3,7 +3,7 @@
 The database is opened read-only (SQLite URI mode=ro), so an export may run beside a server
 that is writing to it, and it never creates or upgrades a database. Rows are written one at a
 time as they are made (to a FILE.part, renamed to FILE at the end, so a stopped export leaves no
-half file under FILE). One line on stderr says what was written and what was skipped.
+half file under FILE: server/outfile.py). One line on stderr says what was written and what was skipped.
 
 Formats (each a module that yields rows from a read-only connection):
 - mindgames: one row per player trajectory, spec mindgames §10 (server/export_mindgames.py).
@@ -14,7 +14,6 @@ Bad input exits 2 with one line naming the problem and the valid choices.
 from __future__ import annotations
 
 import argparse
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from engine.core import UnknownEnvError
 from engine.registry import env_ids, get
 from server import export_mindgames
 from server.jsontext import dumps
+from server.outfile import Refused, out_path, write_out
 
 # format -> (the module making its rows, one-line description)
 FORMATS: dict[str, tuple[Any, str]] = {
@@ -32,10 +32,6 @@ FORMATS: dict[str, tuple[Any, str]] = {
                                     "observation and action"),
 }
 MIN_SCHEMA = 4  # the first schema with every column an export reads (actions.category, fatal)
-
-
-class Refused(Exception):
-    """Bad input: the message names the problem and the valid choices."""
 
 
 def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -64,17 +60,14 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         envs = _envs(args.format, module.ENVS, args.env)
         db = _database(args.db)
-        out = _output(args.out, args.force, db)
+        out = out_path(args.out, args.force, "mindgames.jsonl", db, "the database itself")
         conn = connect(db)
     except Refused as e:
         print(f"parlor export: {e}", file=sys.stderr)
         return 2
     tally = module.Tally()
     try:
-        if out is None:
-            written = _write(module.rows(conn, envs, tally), sys.stdout)
-        else:
-            written = _write_file(module.rows(conn, envs, tally), out)
+        written = write_out(out, lambda stream: _write(module.rows(conn, envs, tally), stream))
     finally:
         conn.close()
     if not written:
@@ -112,21 +105,6 @@ def _database(given: str | None) -> Path:
     return db
 
 
-def _output(out: str, force: bool, db: Path) -> Path | None:
-    if out == "-":
-        return None
-    path = Path(out).expanduser().absolute()
-    if path == db:
-        raise Refused(f"--out {out} is the database itself; name another file")
-    if path.is_dir():
-        raise Refused(f"--out {out} is a folder; name a file in it (e.g. {out}/mindgames.jsonl)")
-    if path.exists() and not force:
-        raise Refused(f"--out {out} exists; choose another file or add --force to overwrite it")
-    if not path.parent.is_dir():
-        raise Refused(f"--out {out}: no folder {path.parent}")
-    return path
-
-
 def connect(db: Path) -> sqlite3.Connection:
     """A read-only connection to a Parlor database of a schema the export can read."""
     conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
@@ -150,27 +128,8 @@ def connect(db: Path) -> sqlite3.Connection:
     return conn
 
 
-def _write(rows: Any, stream: IO[str]) -> bool:
-    """Write each row as a line; False when the reader closed the stream."""
-    try:
-        for r in rows:
-            stream.write(dumps(r))
-            stream.write("\n")
-        stream.flush()
-    except BrokenPipeError:
-        # No more output; keep Python from complaining when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-        return False
-    return True
-
-
-def _write_file(rows: Any, out: Path) -> bool:
-    part = out.with_name(out.name + ".part")
-    try:
-        with part.open("w", encoding="utf-8") as stream:
-            _write(rows, stream)
-        os.replace(part, out)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    return True
+def _write(rows: Any, stream: IO[str]) -> None:
+    """Write each row as a line."""
+    for r in rows:
+        stream.write(dumps(r))
+        stream.write("\n")

@@ -12,12 +12,11 @@ and the valid choices.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
-from server.maze_solve import TASKS, Refused, emit, run_solve, task_name
+from server.maze_solve import TASKS, Refused, run_solve, task_name
+from server.outfile import out_path, write_out
 
 VARIANTS = ("original", "rumormonger", "lunatic", "full")  # engine.hidden_role.roles.VARIANTS
 PLAYERS = ("6", "10")  # the paper's games and its released hard set
@@ -87,7 +86,7 @@ def run_maze(args: argparse.Namespace) -> int:
         count = _number("--count", args.count, 1)
         seed = _number("--seed", args.seed, None)
         options = _options(task, args)
-        out = _output(args.out, args.force)
+        out = out_path(args.out, args.force, "maze.jsonl")
     except Refused as e:
         print(f"parlor maze generate: {e}", file=sys.stderr)
         return 2
@@ -98,11 +97,8 @@ def run_maze(args: argparse.Namespace) -> int:
     except ConfigError as e:  # e.g. settings that never make a puzzle with a unique answer
         print(f"parlor maze generate: {e}", file=sys.stderr)
         return 2
-    if out is None:
-        if emit(text):
-            return 141
-    else:
-        _write_file(text, out)
+    if not write_out(out, lambda stream: stream.write(text)):
+        return 141
     where = "stdout" if out is None else str(out)
     print(f"parlor maze generate: wrote {count} {task} instance{'s' if count != 1 else ''} "
           f"(seeds {seed}..{seed + count - 1}) to {where}", file=sys.stderr)
@@ -147,19 +143,6 @@ def _options(task: str, args: argparse.Namespace) -> dict[str, str]:
     return chosen
 
 
-def _output(out: str, force: bool) -> Path | None:
-    if out == "-":
-        return None
-    path = Path(out).expanduser().absolute()
-    if path.is_dir():
-        raise Refused(f"--out {out} is a folder; name a file in it (e.g. {out}/maze.jsonl)")
-    if path.exists() and not force:
-        raise Refused(f"--out {out} exists; choose another file or add --force to overwrite it")
-    if not path.parent.is_dir():
-        raise Refused(f"--out {out}: no folder {path.parent}")
-    return path
-
-
 def _generate(task: str, count: int, seed: int, options: dict[str, str]) -> str:
     """Our JSON Lines of the instances of seeds seed .. seed + count - 1."""
     seeds = range(seed, seed + count)
@@ -174,13 +157,3 @@ def _generate(task: str, count: int, seed: int, options: dict[str, str]) -> str:
 
     return "".join(dumps(sga_generate(s, options["difficulty"])) + "\n" for s in seeds)
 
-
-def _write_file(text: str, out: Path) -> None:
-    """Write to FILE.part, then rename it: a stopped run leaves no half file under FILE."""
-    part = out.with_name(out.name + ".part")
-    try:
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, out)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import textwrap
 from collections import Counter
@@ -20,6 +19,7 @@ from typing import Any
 
 from server.maze_sga import check_social_graph, read_social_graph
 from server.maze_tasks import Check, Reading, check_hidden_role, read_hidden_role
+from server.outfile import Refused, write_out
 
 KINDS = ("pairwise", "membership", "group_count", "pair_count")  # social_graph.queries.KINDS
 
@@ -29,10 +29,6 @@ TASKS: dict[str, tuple[Any, Any]] = {
     "hidden-role": (read_hidden_role, check_hidden_role),
     "social-graph": (read_social_graph, check_social_graph),
 }
-
-
-class Refused(Exception):
-    """Bad input: the message names the problem and the valid choices."""
 
 
 def task_name(given: str | None) -> str | None:
@@ -134,14 +130,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def emit(text: str) -> int:
     """Write `text` to stdout: 0, or 141 when the reader closed it early (e.g. `| head`)."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # No more output; keep Python from complaining when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    return 0
+    return 0 if write_out(None, lambda stream: stream.write(text)) else 141
 
 
 def _json(name: str, task: str, checks: list[Check], problems: list[str]) -> dict[str, Any]:

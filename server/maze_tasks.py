@@ -36,13 +36,10 @@ class Check:
 
 
 def read_hidden_role(path: Path, data: bytes) -> Reading:
-    """Either format, told apart by the content: a JSON list is the official release, anything
-    else our JSON Lines (the kit's `dataset.load` goes by the file name instead)."""
+    """Either format, told apart by the content as the kit does (`dataset.parse`)."""
     from engine.hidden_role import dataset
 
-    text = data.decode("utf-8", errors="replace")  # a bad byte costs only its instance
-    parse = dataset.parse_official if text.lstrip().startswith("[") else dataset.parse_jsonl
-    instances, problems = parse(text, str(path))
+    instances, problems = dataset.parse(data, str(path))
     return Reading(instances, [str(p) for p in problems])
 
 

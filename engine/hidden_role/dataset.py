@@ -4,9 +4,14 @@
   `dataset_type`, `roles`, `statements`, `ground_truth`, `prompts`, `solution_analysis`);
 - ours: JSON Lines, one instance a line, with our field names (`FORMAT`).
 
+`load` and `parse` tell the two apart by the content: a file whose first non-space character is
+`[` is the official list, anything else our JSON Lines (the file name does not matter).
+
 A bad instance never stops the others: loaders return the instances they could read and a list of
-`Problem`s, each naming the file, the instance (position and id) and the field. A truncated JSON
-list still yields every instance before the break.
+`Problem`s, each naming the file, the instance (position from 1 and id) and the field. A truncated
+JSON list still yields every instance before the break. JSON Lines are decoded line by line (bad
+bytes cost only their line); a JSON list that is not UTF-8, like a file that cannot be read
+(missing, a folder), is one Problem for the whole file, never an exception.
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ from engine.hidden_role.roles import (
 from engine.hidden_role.solver import solve, unique_answer
 
 __all__ = ["FORMAT", "Instance", "Problem", "Statement", "content_hash", "dump_jsonl",
-           "dump_official", "from_record", "load", "load_jsonl", "load_official", "parse_jsonl",
-           "parse_official", "save_jsonl", "save_official", "to_record"]
+           "dump_official", "from_record", "load", "load_jsonl", "load_official", "parse",
+           "parse_jsonl", "parse_official", "save_jsonl", "save_official", "to_record"]
 
 FORMAT = "parlor.hidden-role/1"
 _TO_OFFICIAL = {"full": "all"}  # the release calls the Full variant "all"
@@ -209,14 +214,20 @@ def dump_jsonl(instances: Iterable[Instance]) -> str:
     return "".join(json.dumps(to_record(i), ensure_ascii=False) + "\n" for i in instances)
 
 
-def parse_jsonl(text: str, source: str = "<text>") -> tuple[list[Instance], list[Problem]]:
-    """Instances of our JSON Lines text; blank lines are skipped."""
+def parse_jsonl(text: str | bytes, source: str = "<text>"
+                ) -> tuple[list[Instance], list[Problem]]:
+    """Instances of our JSON Lines text (or its UTF-8 bytes, decoded line by line); blank lines
+    are skipped."""
     entries: list[tuple[int, Any]] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.split(b"\n") if isinstance(text, bytes) else text.split("\n")
+    for number, line in enumerate(lines, 1):
         if line.strip():
             try:
-                entries.append((number, json.loads(line)))
+                entries.append((number, json.loads(
+                    line.decode("utf-8") if isinstance(line, bytes) else line)))
+            except UnicodeDecodeError as e:
+                problems.append(Problem(source, number, None, "(text)", _not_utf8(e), "line"))
             except json.JSONDecodeError as e:
                 problems.append(Problem(source, number, None, "(json)",
                                         f"not valid JSON at column {e.colno}: {e.msg}", "line"))
@@ -379,8 +390,14 @@ def _json_list(text: str) -> tuple[list[Any], str | None, str]:
             return items, f"expected ',' or ']' after instance {len(items)}", text[i:]
 
 
-def parse_official(text: str, source: str = "<text>") -> tuple[list[Instance], list[Problem]]:
-    """Instances of an official-format JSON list."""
+def parse_official(text: str | bytes, source: str = "<text>"
+                   ) -> tuple[list[Instance], list[Problem]]:
+    """Instances of an official-format JSON list (text or its UTF-8 bytes)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return [], [_file_problem(source, _not_utf8(e))]
     items, damage, rest = _json_list(text)
     loaded, problems = _build(list(enumerate(items, 1)), from_official, source, "instance",
                               "scenario_id")
@@ -427,26 +444,41 @@ def content_hash(inst: Instance) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _read(path: str | Path) -> tuple[str | None, list[Problem]]:
+def _not_utf8(e: UnicodeDecodeError) -> str:
+    return f"not UTF-8 text ({e.reason} at byte {e.start})"
+
+
+def _file_problem(source: str, message: str) -> Problem:
+    return Problem(source, 0, None, "(file)", message, "file")
+
+
+def _load(path: str | Path, read: Any) -> tuple[list[Instance], list[Problem]]:
+    """`read(bytes, name)` on a file; one Problem, not an exception, when it cannot be read."""
     try:
-        return Path(path).read_text(encoding="utf-8"), []
-    except (OSError, UnicodeDecodeError) as e:
-        return None, [Problem(str(path), 0, None, "(file)", f"cannot read: {e}", "file")]
+        data = Path(path).read_bytes()
+    except OSError as e:
+        return [], [_file_problem(str(path), f"cannot read: {e.strerror or e}")]
+    return read(data, str(path))
 
 
 def load_official(path: str | Path) -> tuple[list[Instance], list[Problem]]:
-    text, problems = _read(path)
-    return ([], problems) if text is None else parse_official(text, str(path))
+    return _load(path, parse_official)
 
 
 def load_jsonl(path: str | Path) -> tuple[list[Instance], list[Problem]]:
-    text, problems = _read(path)
-    return ([], problems) if text is None else parse_jsonl(text, str(path))
+    return _load(path, parse_jsonl)
+
+
+def parse(data: str | bytes, source: str = "<text>") -> tuple[list[Instance], list[Problem]]:
+    """Either format, told apart by the content: a JSON list (the first non-space character is
+    `[`) is the official release, anything else our JSON Lines."""
+    official = data.lstrip()[:1] in ("[", b"[")
+    return (parse_official if official else parse_jsonl)(data, source)
 
 
 def load(path: str | Path) -> tuple[list[Instance], list[Problem]]:
-    """Either format, by the file's ending: `.jsonl` is ours, anything else the official list."""
-    return load_jsonl(path) if str(path).endswith(".jsonl") else load_official(path)
+    """Either format, told apart by the content (see parse), whatever the file is called."""
+    return _load(path, parse)
 
 
 def save_jsonl(instances: Iterable[Instance], path: str | Path) -> None:

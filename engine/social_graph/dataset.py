@@ -3,15 +3,18 @@
 Our format (`parlor.social_graph/1`, documented in docs/rules/social-graph.md) is one JSON
 object per line, the `Instance.to_dict()` record: format, id, seed, source, difficulty, people,
 statements (a, b, relation, text), groups, queries (kind, subject, question, answer) and sha256.
-Loading checks every record in full (see instance.validate). A broken record — bad JSON, a
-missing or wrong field, a truncated last line — becomes a `Problem` naming the file, the line,
-the instance index and id, and the field; the other records still load.
+Loading checks every record in full (see instance.validate); `check_answers=False` keeps the
+stored answers unchecked (for comparing them with the solver's), everything else still checked.
+A broken record — bad JSON, bad bytes, a missing or wrong field, a truncated last line — becomes
+a `Problem` naming the file, the line, the instance (counting records from 1) and id, and the
+field; the other records still load. A file that cannot be read is one Problem, not an error.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from engine.social_graph.instance import (
@@ -22,6 +25,8 @@ from engine.social_graph.instance import (
     Problem,
     instance_from_dict,
     json_error,
+    load_file,
+    not_utf8,
     validate,
 )
 from engine.social_graph.official import (
@@ -32,7 +37,7 @@ from engine.social_graph.official import (
 )
 
 __all__ = ["FORMAT", "FieldError", "Instance", "Loaded", "Problem", "dumps", "instance_from_dict",
-           "load", "load_jsonl", "load_official", "official_records", "read_jsonl",
+           "load", "load_jsonl", "load_official", "official_records", "read", "read_jsonl",
            "read_official", "save_jsonl", "save_official", "validate"]
 
 
@@ -41,34 +46,34 @@ def dumps(instance: Instance) -> str:
     return json.dumps(instance.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
-def save_jsonl(path: str | Path, instances: Iterable[Instance]) -> None:
+def save_jsonl(instances: Iterable[Instance], path: str | Path) -> None:
     Path(path).write_text("".join(dumps(instance) + "\n" for instance in instances),
                           encoding="utf-8")
 
 
-def load_jsonl(path: str | Path) -> Loaded:
-    """Instances from a file in our JSONL format (see read_jsonl); a missing file raises OSError."""
-    return read_jsonl(Path(path).read_bytes(), str(path))
+def load_jsonl(path: str | Path, *, check_answers: bool = True) -> Loaded:
+    """Instances from a file in our JSONL format (see read_jsonl); a file that cannot be read
+    is one Problem."""
+    return load_file(path, partial(read_jsonl, check_answers=check_answers))
 
 
-def read_jsonl(data: bytes, name: str = "<jsonl>") -> Loaded:
+def read_jsonl(data: bytes, name: str = "<jsonl>", *, check_answers: bool = True) -> Loaded:
     """Instances from our JSONL format, plus a Problem (naming `name`) per line that could not be
     used. Blank lines are skipped. Each line is decoded on its own, so one line of broken bytes
-    costs only that instance."""
+    costs only that instance. `check_answers`: see instance_from_dict."""
     instances: list[Instance] = []
     problems: list[Problem] = []
     index = 0
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
+        index += 1
         record = None
         try:
             record = json.loads(raw.decode("utf-8"))
-            instances.append(instance_from_dict(record))
+            instances.append(instance_from_dict(record, check_answers=check_answers))
         except UnicodeDecodeError as error:
-            problems.append(Problem(name, index, None, "<record>",
-                                    f"not UTF-8 text ({error.reason} at byte {error.start})",
-                                    number))
+            problems.append(Problem(name, index, None, "<record>", not_utf8(error), number))
         except json.JSONDecodeError as error:
             problems.append(Problem(name, index, None, "<record>", json_error(error),
                                     number))
@@ -76,15 +81,18 @@ def read_jsonl(data: bytes, name: str = "<jsonl>") -> Loaded:
             stated = record.get("id") if isinstance(record, dict) else None
             problems.append(Problem(name, index, stated if isinstance(stated, str) else None,
                                     error.field, error.message, number))
-        index += 1
     return Loaded(instances, problems)
 
 
-def load(path: str | Path) -> Loaded:
-    """Either format, told apart by the first record: ours carries `"format"`."""
-    path = Path(path)
-    with path.open("rb") as handle:
-        head = handle.read(4096).lstrip()
+def read(data: bytes, name: str = "<data>", *, check_answers: bool = True) -> Loaded:
+    """Either format, told apart by the content: ours when the first record carries our
+    `"format"`, else the authors' (a JSON array, or their records one a line)."""
+    head = data[:4096].lstrip()
     if head.startswith(b"{") and f'"format":"{FORMAT}"'.encode() in head.replace(b" ", b""):
-        return load_jsonl(path)
-    return load_official(path)
+        return read_jsonl(data, name, check_answers=check_answers)
+    return read_official(data, name, check_answers=check_answers)
+
+
+def load(path: str | Path, *, check_answers: bool = True) -> Loaded:
+    """Either format (see read); a file that cannot be read is one Problem."""
+    return load_file(path, partial(read, check_answers=check_answers))

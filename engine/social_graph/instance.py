@@ -1,14 +1,18 @@
 """One Social Graph instance, its dictionary form, its content hash, and the checks that a
 loaded instance is sound (sentences say what their edges say, the groups follow from the
 sentences, every stored answer is right). Errors name the field, so a bad record in a file can be
-reported precisely and skipped while the others load.
+reported precisely and skipped while the others load. With `check_answers=False` the stored
+answers are kept as they are, right or wrong (they must still be answers of their kind), so a
+tool can compare them with the solver's (`parlor maze solve`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine.social_graph.graph import Edge, Partition, people_labels
@@ -82,7 +86,8 @@ class FieldError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Why one record of a file (or the whole file, index None) was not loaded."""
+    """Why one record of a file (or the whole file, index None) was not loaded. `index` counts
+    the file's records from 1; `line` is the line of a JSONL record."""
 
     path: str
     index: int | None
@@ -108,11 +113,27 @@ def json_error(error: json.JSONDecodeError) -> str:
             + (" (the text ends inside it: truncated?)" if cut else ""))
 
 
+def not_utf8(error: UnicodeDecodeError) -> str:
+    """A Problem message for bytes that are not UTF-8 text."""
+    return f"not UTF-8 text ({error.reason} at byte {error.start})"
+
+
 class Loaded(NamedTuple):
     """What a loader returns: the instances it could read, and a problem for each it could not."""
 
     instances: list[Instance]
     problems: list[Problem]
+
+
+def load_file(path: str | Path, read: Callable[[bytes, str], Loaded]) -> Loaded:
+    """`read(content, name)` on a file; a file that cannot be read (missing, a folder, not
+    allowed) gives no instances and one Problem for the whole file, never an exception."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return Loaded([], [Problem(str(path), None, None, "<file>",
+                                   f"cannot read: {error.strerror or error}")])
+    return read(data, str(path))
 
 
 def _typed(record: dict[str, Any], key: str, kind: type, what: str, prefix: str = "") -> Any:
@@ -167,8 +188,10 @@ def _query(value: Any, field: str, people: tuple[str, ...]) -> Query:
                  _typed(value, "answer", str, "text", prefix))
 
 
-def instance_from_dict(record: Any) -> Instance:
-    """An Instance from a record of our JSONL format, fully checked (raises FieldError)."""
+def instance_from_dict(record: Any, *, check_answers: bool = True) -> Instance:
+    """An Instance from a record of our JSONL format, fully checked (raises FieldError). With
+    `check_answers=False` a wrong stored answer is kept (see `validate`), and the stored hash may
+    also be the one of the record with the right answers (an edit of the answers alone)."""
     if not isinstance(record, dict):
         raise FieldError("<record>", "expected a JSON object")
     if record.get("format") != FORMAT:
@@ -201,17 +224,19 @@ def instance_from_dict(record: Any) -> Instance:
         raise FieldError("source", "expected a string")
     instance = Instance(instance_id, difficulty, people, statements, partition, queries, seed,
                         source)
-    validate(instance)
+    validate(instance, check_answers=check_answers)
     stored_hash = record.get("sha256")
-    if stored_hash is not None and stored_hash != instance.content_hash():
+    if stored_hash is not None and stored_hash != instance.content_hash() and (
+            check_answers or stored_hash != _with_right_answers(instance).content_hash()):
         raise FieldError("sha256", f"the content hashes to {instance.content_hash()}, the record "
                                    f"says {stored_hash}")
     return instance
 
 
-def validate(instance: Instance) -> None:
+def validate(instance: Instance, *, check_answers: bool = True) -> None:
     """Raise FieldError unless the instance is sound: every sentence states its edge, the groups
-    are the ones the sentences determine, and every stored answer is the right one."""
+    are the ones the sentences determine, and every stored answer is an answer of its kind and
+    (unless `check_answers` is False) the right one."""
     for i, statement in enumerate(instance.statements):
         said = parse_statement(statement.text)
         if said is None or (said.pair, said.good) != (statement.edge.pair, statement.edge.good):
@@ -231,10 +256,21 @@ def validate(instance: Instance) -> None:
         if stated is None:
             raise FieldError(f"queries[{i}].answer",
                              f"{query.answer!r} is not a {query.kind} answer")
-        if stated != right:
+        if check_answers and stated != right:
             raise FieldError(f"queries[{i}].answer",
                              f"{query.answer!r} is wrong; the statements give "
                              f"{format_value(query.kind, right)!r}")
+
+
+def _with_right_answers(instance: Instance) -> Instance:
+    """The instance with each wrong stored answer replaced by the canonical right one."""
+    queries = []
+    for query in instance.queries:
+        right = truth_value(query.kind, query.subject, instance.partition)
+        if read_answer(query.kind, query.answer) != right:
+            query = replace(query, answer=format_value(query.kind, right))
+        queries.append(query)
+    return replace(instance, queries=tuple(queries))
 
 
 def _show(partition: Partition) -> str:

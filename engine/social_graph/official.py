@@ -10,8 +10,10 @@ files at the same index were made from one graph, but nothing in a record says s
 
 We read such an array (or the same records one per line, JSONL, with `prompt` accepted for
 `user_prompt`). Each record is parsed, solved and checked: its answer must be the one the
-sentences determine. Records stating the same people and sentences are merged into one instance
-with several queries; the id is the record's `id` if present, else `<dir>/<file stem>-<index>`.
+sentences determine (unless `check_answers=False`: then it is kept, right or wrong). Records
+stating the same people and sentences are merged into one instance with several queries; the id
+is the record's `id` if present, else `<dir>/<file stem>-<index>`, the index counting the
+file's records from 1.
 Difficulty: the record's `difficulty`, else the parent folder name (easy/hard), else n (8-10
 easy, 14-16 hard), else "custom". We write the same record shape, one record per query, with our
 own rules text and prompt, adding `id` and `difficulty` (the authors' evaluator reads
@@ -22,14 +24,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from engine.answers import last_match
 from engine.social_graph.graph import MAX_PEOPLE, Partition, people_labels
-from engine.social_graph.instance import FieldError, Instance, Loaded, Problem, json_error
+from engine.social_graph.instance import (
+    FieldError,
+    Instance,
+    Loaded,
+    Problem,
+    json_error,
+    load_file,
+    not_utf8,
+)
 from engine.social_graph.queries import Query, format_value, parse_question, read_answer, truth
 from engine.social_graph.solver import solve
 from engine.social_graph.statements import Statement, parse_statement
@@ -48,7 +59,7 @@ def official_records(instance: Instance) -> list[dict[str, Any]]:
             for query in instance.queries]
 
 
-def save_official(path: str | Path, instances: list[Instance]) -> None:
+def save_official(instances: Iterable[Instance], path: str | Path) -> None:
     records = [record for instance in instances for record in official_records(instance)]
     Path(path).write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n",
                           encoding="utf-8")
@@ -63,9 +74,11 @@ def _difficulty(record: dict[str, Any], path: Path, people: int) -> str:
     return "easy" if 8 <= people <= 10 else "hard" if 14 <= people <= 16 else "custom"
 
 
-def _parse_record(record: Any
+def _parse_record(record: Any, check_answers: bool = True
                   ) -> tuple[tuple[str, ...], list[Statement], Partition, Query]:
-    """People, sentences, groups and the (checked) query of one record; FieldError if unusable."""
+    """People, sentences, groups and the query of one record, its answer checked unless
+    `check_answers` is False (it must still be an answer of its kind); FieldError if unusable.
+    The query's answer is the record's, written canonically."""
     if not isinstance(record, dict):
         raise FieldError("<record>", "expected a JSON object")
     key = "user_prompt" if "user_prompt" in record or "prompt" not in record else "prompt"
@@ -102,26 +115,36 @@ def _parse_record(record: Any
     if stated is None:
         raise FieldError("answer", f"{answer!r} is not a {kind} answer")
     right = truth(kind, subject, partition)
-    if format_value(kind, stated) != right:
+    if check_answers and format_value(kind, stated) != right:
         raise FieldError("answer", f"{answer!r} is wrong; the sentences give {right!r}")
-    return people, statements, partition, Query(kind, subject, question.group(1).strip(), right)
+    return people, statements, partition, Query(kind, subject, question.group(1).strip(),
+                                                format_value(kind, stated))
 
 
-def _records(text: str) -> Iterator[tuple[int, int | None, Any]]:
-    """(index, line, record) for a JSON array or for JSON lines; in place of a record that does
-    not parse, the message saying why. Reading an array stops at the first broken record:
-    nothing after it can be found reliably."""
-    stripped = text.lstrip()
-    if not stripped.startswith("["):
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        for index, (number, line) in enumerate(lines):
+def _records(data: bytes) -> Iterator[tuple[int | None, int | None, Any]]:
+    """(index from 1, line, record) for a JSON array or for JSON lines; in place of a record
+    that does not parse, the message saying why. JSON lines are decoded one by one, so bad
+    bytes cost only their line; an array that is not UTF-8 is one message for the whole file
+    (index None). Reading an array stops at the first broken record: nothing after it can be
+    found reliably."""
+    if not data.lstrip().startswith(b"["):
+        lines = [(n, line) for n, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+        for index, (number, line) in enumerate(lines, 1):
             try:
-                yield index, number, json.loads(line)
+                yield index, number, json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError as error:
+                yield index, number, _Unreadable(not_utf8(error))
             except json.JSONDecodeError as error:
                 yield index, number, _Unreadable(json_error(error))
         return
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        yield None, None, _Unreadable(not_utf8(error))
+        return
+    stripped = text.lstrip()
     decoder = json.JSONDecoder()
-    pos, index = len(text) - len(stripped) + 1, 0
+    pos, index = len(text) - len(stripped) + 1, 1
     while True:
         while pos < len(text) and text[pos] in " \t\r\n,":
             pos += 1
@@ -143,20 +166,26 @@ class _Unreadable(str):
     """Why a record could not be read as JSON (kept apart from records that are strings)."""
 
 
-def load_official(path: str | Path) -> Loaded:
+def load_official(path: str | Path, *, check_answers: bool = True) -> Loaded:
     """Instances from a released-format file (see read_official). A file that cannot be read
-    (missing, not UTF-8) raises OSError / UnicodeDecodeError."""
-    return read_official(Path(path).read_text(encoding="utf-8"), str(path))
+    (missing, a folder) is one Problem, as is an array that is not UTF-8."""
+    return load_file(path, partial(read_official, check_answers=check_answers))
 
 
-def read_official(text: str, name: str = "<official>") -> Loaded:
-    """Instances from released-format text, plus a Problem per record that could not be used.
-    `name` is the file's path: problems name it, and ids and difficulty come from it."""
+def read_official(text: str | bytes, name: str = "<official>", *,
+                  check_answers: bool = True) -> Loaded:
+    """Instances from released-format text (or its UTF-8 bytes), plus a Problem per record that
+    could not be used. `name` is the file's path: problems name it, and ids and difficulty come
+    from it. With `check_answers=False` a record's wrong answer is kept, not a Problem."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     path = Path(name)
     merged: dict[tuple[str, ...], Instance] = {}
     problems: list[Problem] = []
     prefix = f"{path.parent.name}/" if path.parent.name in ("easy", "hard") else ""
-    for index, line, record in _records(text):
+    for index, line, record in _records(data):
+        if index is None:  # the whole file
+            problems.append(Problem(name, None, None, "<file>", str(record)))
+            continue
         stated_id = record.get("id") if isinstance(record, dict) else None
         instance_id = stated_id if isinstance(stated_id, str) and stated_id else \
             f"{prefix}{path.stem}-{index}"
@@ -164,7 +193,7 @@ def read_official(text: str, name: str = "<official>") -> Loaded:
             problems.append(Problem(name, index, None, "<record>", str(record), line))
             continue
         try:
-            people, statements, partition, query = _parse_record(record)
+            people, statements, partition, query = _parse_record(record, check_answers)
         except FieldError as error:
             problems.append(Problem(name, index, instance_id, error.field, error.message,
                                     line))

@@ -154,9 +154,43 @@ def test_unknown_format_tag_and_bad_statement_in_jsonl():
     assert [(p.field, p.position) for p in problems] == [("format", 1), ("statements[0]", 2)]
 
 
-def test_a_missing_file_is_a_problem_not_a_crash(tmp_path):
-    loaded, problems = load(tmp_path / "nope.json")
-    assert loaded == [] and "cannot read" in str(problems[0])
+@pytest.mark.parametrize("reader", [load, dataset.load_jsonl, dataset.load_official])
+def test_a_missing_file_is_a_problem_not_a_crash(tmp_path, reader):
+    loaded, problems = reader(tmp_path / "nope.json")
+    assert loaded == [] and [(p.unit, p.field) for p in problems] == [("file", "(file)")]
+    assert str(problems[0]) == f"{tmp_path / 'nope.json'}: cannot read: No such file or directory"
+
+
+def test_the_format_is_told_by_the_content_not_the_file_name(tmp_path):
+    ours, official = tmp_path / "ours.json", tmp_path / "release.jsonl"
+    dataset.save_jsonl(INSTANCES, ours)
+    dataset.save_official(INSTANCES, official)
+    assert load(ours) == load(official) == (INSTANCES, [])
+    assert dataset.parse(dump_jsonl(INSTANCES).encode()) == (INSTANCES, [])
+    assert dataset.parse("\n  " + dump_official(INSTANCES)) == (INSTANCES, [])
+
+
+def test_the_first_instance_is_number_1_in_both_formats():
+    jsonl = "{}\n" + dump_jsonl(INSTANCES[:1])
+    [problem] = parse_jsonl(jsonl, "a.jsonl")[1]
+    assert problem.position == 1 and str(problem).startswith("a.jsonl: line 1: ")
+    first = _minimal_official("first") | {"dataset_type": "chess"}
+    [problem] = parse_official(json.dumps([first, _minimal_official()]), "b.json")[1]
+    assert problem.position == 1 and str(problem).startswith("b.json: instance 1 (id 'first'): ")
+
+
+def test_bad_bytes_cost_a_json_line_or_a_whole_json_list(tmp_path):
+    ours = tmp_path / "ours.jsonl"
+    ours.write_bytes(b"\xff" + dump_jsonl(INSTANCES[:2]).encode())
+    loaded, problems = load(ours)
+    assert loaded == INSTANCES[1:2]
+    assert [(p.position, p.unit, p.field) for p in problems] == [(1, "line", "(text)")]
+    assert "not UTF-8 text (invalid start byte at byte 0)" in str(problems[0])
+    release = tmp_path / "release.json"
+    release.write_bytes(dump_official(INSTANCES[:2]).encode() + b"\xff")
+    loaded, problems = load(release)
+    assert loaded == [] and [(p.unit, p.field) for p in problems] == [("file", "(file)")]
+    assert str(problems[0]).startswith(f"{release}: not UTF-8 text (invalid start byte")
 
 
 def test_content_hash_is_stable_ignores_the_id_and_sees_every_statement():

@@ -102,7 +102,7 @@ def test_official_hidden_role_release_solves_with_full_agreement(tmp_path, capsy
 
 def test_official_social_graph_file_solves(tmp_path, capsys):
     path = tmp_path / "relation.json"
-    sga.save_official(path, generate_many(3, "easy", 0))
+    sga.save_official(generate_many(3, "easy", 0), path)
     status, lines, err = solve(capsys, str(path), "--explain")
     assert status == 0 and err == [] and lines[-1].startswith("agreement: 3 / 3 instances")
     assert sum(line.startswith("    groups: {") for line in lines) == 3  # under each instance
@@ -127,19 +127,25 @@ def test_an_edited_hidden_role_answer_differs(tmp_path, capsys):
 
 def test_an_edited_social_graph_answer_differs_in_both_formats(tmp_path, capsys):
     out = generate(capsys, tmp_path, "social-graph", 4)
+    flipped = {}
 
     def flip(record):  # the kit would refuse this record; maze solve shows it as DIFFERS
         query = record["queries"][0]
+        flipped.update(query)
         query["answer"] = "No" if query["answer"] == "Yes" else "Yes"
     _edit_jsonl(out, 1, flip)
     status, lines, err = solve(capsys, str(out))
     assert status == 0 and err == []
-    assert lines[1].startswith("sga-easy-1: ") and lines[1].endswith("| DIFFERS")
+    pair = "pairwise " + ",".join(flipped["subject"])
+    right, wrong = flipped["answer"], "No" if flipped["answer"] == "Yes" else "Yes"
+    assert lines[1].startswith(f"sga-easy-1: solver {pair}: {right}; membership ")
+    assert f"| file {pair}: {wrong}; membership " in lines[1]
+    assert lines[1].endswith("| DIFFERS")
     assert lines[-1].startswith("agreement: 3 / 4 instances (1 DIFFERS); by query type: "
                                 "pairwise 3/4, membership 4/4")
 
     official = tmp_path / "relation.json"
-    sga.save_official(official, generate_many(4, "easy", 0))
+    sga.save_official(generate_many(4, "easy", 0), official)
     records = json.loads(official.read_text("utf-8"))
     records[6]["answer"] = "17"  # instance 1's group count
     official.write_text(json.dumps(records), "utf-8")
@@ -149,7 +155,26 @@ def test_an_edited_social_graph_answer_differs_in_both_formats(tmp_path, capsys)
     assert report["agreement"]["agree"] == 3 and report["agreement"]["instances"] == 4
     assert report["agreement"]["by_query_type"]["group_count"] == {"agree": 3, "queries": 4}
     wrong = [q for q in report["instances"][1]["queries"] if not q["agrees"]]
-    assert [(q["kind"], q["file"]) for q in wrong] == [("group_count", "17")]
+    assert [(q["kind"], q["subject"], q["file"]) for q in wrong] == [("group_count", [], "17")]
+
+
+def test_a_wrong_released_membership_answer_differs_with_its_subject(tmp_path, capsys):
+    official = tmp_path / "relation.json"
+    instances = generate_many(3, "easy", 0)
+    sga.save_official(instances, official)
+    records = json.loads(official.read_text("utf-8"))
+    query = instances[2].queries[1]  # instance 3's membership query is record 4 * 2 + 1
+    assert records[9]["answer"] == query.answer
+    records[9]["answer"] = "A, B" if query.answer != "A, B" else "C"
+    official.write_text(json.dumps(records), "utf-8")
+    status, lines, err = solve(capsys, str(official))
+    assert status == 0 and err == []
+    [differs] = [line for line in lines if line.endswith("| DIFFERS")]
+    subject = f"membership {query.subject[0]}"
+    assert differs.startswith(f"{instances[2].id}: solver ")
+    assert f"{subject}: {query.answer};" in differs.split(" | ")[0]
+    assert f"{subject}: {records[9]['answer']};" in differs.split(" | ")[1]
+    assert lines[-1].startswith("agreement: 2 / 3 instances (1 DIFFERS)")
 
 
 def test_a_truncated_official_file_solves_its_good_instances(tmp_path, capsys):
@@ -176,12 +201,49 @@ def test_a_malformed_jsonl_file_solves_its_good_instances(tmp_path, capsys):
     out.write_text(out.read_text("utf-8")[:-200], "utf-8")  # the last line is cut short
     status, lines, err = solve(capsys, str(out))
     assert status == 0 and len(err) == 2
-    assert "instance 1, id 'sga-easy-1'" in err[0] and "statements[2].relation" in err[0]
+    assert "line 2, instance 2, id 'sga-easy-1'" in err[0] and "statements[2].relation" in err[0]
     assert "line 4" in err[1] and "truncated?" in err[1]
     assert [line.split(":")[0] for line in lines[:-1]] == ["sga-easy-0", "sga-easy-2"]
     assert lines[-1].startswith("agreement: 2 / 2 instances")
     assert lines[-1].endswith("2 problems in the file (listed on stderr): those instances "
                               "were not solved")
+
+
+def test_a_line_of_bad_bytes_is_a_problem_and_the_rest_solve(tmp_path, capsys):
+    out = generate(capsys, tmp_path, "social-graph", 3)
+    lines = out.read_bytes().split(b"\n")
+    out.write_bytes(b"\n".join([lines[0], lines[1].replace(b'"easy"', b'"\xe9asy"', 1),
+                                 *lines[2:]]))
+    status, rows, err = solve(capsys, str(out))
+    assert status == 0 and len(err) == 1
+    assert f"{out} (line 2, instance 2): field '<record>': not UTF-8 text" in err[0]
+    assert [row.split(":")[0] for row in rows[:-1]] == ["sga-easy-0", "sga-easy-2"]
+
+
+def test_a_hidden_role_file_is_read_by_its_content_whatever_its_name(tmp_path, capsys):
+    ours = tmp_path / "puzzles.json"  # our JSON Lines under a name that looks like the release
+    generate(capsys, tmp_path, "hidden-role", 3).rename(ours)
+    status, lines, err = solve(capsys, str(ours))
+    assert status == 0 and err == [] and lines[-1] == "agreement: 3 / 3 instances"
+    release = tmp_path / "release.jsonl"  # and the release under a JSON Lines name
+    hrd.save_official(WORKED.values(), release)
+    status, lines, err = solve(capsys, str(release))
+    assert status == 0 and err == [] and lines[-1] == "agreement: 4 / 4 instances"
+
+
+def test_problems_count_instances_from_1_in_both_tasks(tmp_path, capsys):
+    release = tmp_path / "release.json"
+    hrd.save_official(WORKED.values(), release)
+    data = json.loads(release.read_text("utf-8"))
+    data[0]["dataset_type"] = "chess"
+    release.write_text(json.dumps(data), "utf-8")
+    status, _, err = solve(capsys, str(release), "--task", "hidden-role")
+    assert status == 0 and len(err) == 1 and ": instance 1 (id 'fig6'): dataset_type:" in err[0]
+    out = generate(capsys, tmp_path, "social-graph", 2)
+    _edit_jsonl(out, 0, lambda r: r.update(difficulty="medium"))
+    status, _, err = solve(capsys, str(out))
+    assert status == 0 and len(err) == 1
+    assert "(line 1, instance 1, id 'sga-easy-0'): field 'difficulty'" in err[0]
 
 
 def test_unreadable_files_exit_2(tmp_path, capsys):

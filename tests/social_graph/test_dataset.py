@@ -15,7 +15,7 @@ INSTANCES = [generate(seed, difficulty) for seed in range(6) for difficulty in (
 
 def test_jsonl_round_trip(tmp_path):
     path = tmp_path / "sga.jsonl"
-    dataset.save_jsonl(path, INSTANCES)
+    dataset.save_jsonl(INSTANCES, path)
     loaded = dataset.load_jsonl(path)
     assert loaded.problems == [] and loaded.instances == INSTANCES
     assert dataset.load(path) == loaded
@@ -25,7 +25,7 @@ def test_jsonl_round_trip(tmp_path):
 
 def test_official_round_trip(tmp_path):
     path = tmp_path / "relation_mixed.json"
-    dataset.save_official(path, INSTANCES)
+    dataset.save_official(INSTANCES, path)
     records = json.loads(path.read_text())
     assert len(records) == 4 * len(INSTANCES)
     assert set(records[0]) >= {"system_prompt", "user_prompt", "answer"}
@@ -53,7 +53,7 @@ def test_records_in_the_released_shape_load_and_merge(tmp_path):
     loaded = dataset.load(path)
     assert loaded.problems == []
     [instance] = loaded.instances  # one graph, four queries
-    assert instance.id == "hard/relation_all-0" and instance.difficulty == "hard"
+    assert instance.id == "hard/relation_all-1" and instance.difficulty == "hard"  # from 1
     assert instance.partition.groups == GROUPS
     assert [q.kind for q in instance.queries] == list(Kind)
     assert instance.queries[2].answer == "2"
@@ -106,23 +106,23 @@ def test_broken_jsonl_records_are_named_and_the_rest_load(tmp_path):
     assert loaded.instances == good
     found = [(p.line, p.index, p.instance_id, p.field) for p in loaded.problems]
     sid = bad_source.id
-    assert found == [
-        (2, 1, None, "<record>"),
-        (3, 2, sid, "groups"),
-        (4, 3, sid, "statements[2].relation"),
-        (5, 4, sid, "queries[1].answer"),
-        (7, 6, sid, "statements[0].text"),
-        (8, 7, sid, "sha256"),
-        (9, 8, sid, "groups"),
-        (11, 9, sid, "seed"),  # the blank line 10 is no record
-        (13, 11, None, "<record>"),
-        (14, 12, sid, "queries[0].kind"),
-        (16, 14, None, "<record>"),
-        (17, 15, None, "<record>"),
+    assert found == [  # records count from 1: the first is instance 1
+        (2, 2, None, "<record>"),
+        (3, 3, sid, "groups"),
+        (4, 4, sid, "statements[2].relation"),
+        (5, 5, sid, "queries[1].answer"),
+        (7, 7, sid, "statements[0].text"),
+        (8, 8, sid, "sha256"),
+        (9, 9, sid, "groups"),
+        (11, 10, sid, "seed"),  # the blank line 10 is no record
+        (13, 12, None, "<record>"),
+        (14, 13, sid, "queries[0].kind"),
+        (16, 15, None, "<record>"),
+        (17, 16, None, "<record>"),
     ]
     messages = [str(p) for p in loaded.problems]
     assert all(message.startswith(str(path)) for message in messages)
-    assert messages[1].endswith(f"(line 3, instance 2, id '{sid}'): field 'groups': missing")
+    assert messages[1].endswith(f"(line 3, instance 3, id '{sid}'): field 'groups': missing")
     assert "expected 'good' or 'bad', got 'meh'" in messages[2]
     assert "'Z' is wrong; the statements give" in messages[3]
     assert "does not state" in messages[4]
@@ -166,8 +166,8 @@ def test_broken_released_records_are_named_and_the_rest_load(tmp_path):
     [instance] = loaded.instances
     assert [q.answer for q in instance.queries] == ["Yes", "2"]
     found = [(p.index, p.field) for p in loaded.problems]
-    assert found == [(1, "answer"), (2, "user_prompt"), (3, "user_prompt"), (4, "user_prompt"),
-                     (5, "answer"), (7, "<record>")]
+    assert found == [(2, "answer"), (3, "user_prompt"), (4, "user_prompt"), (5, "user_prompt"),
+                     (6, "answer"), (8, "<record>")]
     messages = [str(p) for p in loaded.problems]
     assert "'Yes' is wrong; the sentences give 'No'" in messages[0]
     assert "missing" in messages[1]
@@ -177,6 +177,69 @@ def test_broken_released_records_are_named_and_the_rest_load(tmp_path):
     assert "truncated?" in messages[5] and messages[5].startswith(str(path))
 
 
+def _flip(record):
+    """Make the pairwise answer of a JSONL record wrong, its stored hash left as it was."""
+    query = record["queries"][0]
+    query["answer"] = "No" if query["answer"] == "Yes" else "Yes"
+
+
+def test_check_answers_false_keeps_wrong_answers_and_checks_the_rest():
+    source = generate(5, "easy")
+    flipped = source.to_dict()
+    _flip(flipped)
+    with pytest.raises(dataset.FieldError, match="is wrong"):
+        dataset.instance_from_dict(flipped)
+    kept = dataset.instance_from_dict(flipped, check_answers=False)
+    assert kept.queries[0].answer == flipped["queries"][0]["answer"] != source.queries[0].answer
+    assert kept.queries[1:] == source.queries[1:]
+    dataset.validate(kept, check_answers=False)
+    with pytest.raises(dataset.FieldError):
+        dataset.validate(kept)
+    rehashed = {**flipped, "sha256": kept.content_hash()}  # edited and hashed again: fine too
+    assert dataset.instance_from_dict(rehashed, check_answers=False) == kept
+    for broken in ({**flipped, "sha256": "0" * 64},  # a hash of neither content
+                   {**flipped, "groups": [flipped["people"]]}):
+        with pytest.raises(dataset.FieldError):
+            dataset.instance_from_dict(broken, check_answers=False)
+    unreadable = source.to_dict()
+    unreadable["queries"][2]["answer"] = "many"  # not a group count at all
+    with pytest.raises(dataset.FieldError, match="is not a group_count answer"):
+        dataset.instance_from_dict(unreadable, check_answers=False)
+    data = (json.dumps(flipped) + "\n" + json.dumps(unreadable) + "\n").encode()
+    loaded = dataset.read(data, "x.jsonl", check_answers=False)
+    assert loaded.instances == [kept] and [p.index for p in loaded.problems] == [2]
+
+
+def test_check_answers_false_keeps_wrong_released_answers(tmp_path):
+    records = [official_record("Do C and H have a good relationship?", "Final Answer: yes"),
+               official_record("How many groups of people are there?", "3"),
+               official_record("Who has a good relationship with A?", "maybe B")]
+    path = tmp_path / "relation_mixed.json"
+    path.write_text(json.dumps(records))
+    assert len(dataset.load_official(path).problems) == 3
+    for loaded in (dataset.load_official(path, check_answers=False),
+                   dataset.load(path, check_answers=False)):
+        [instance] = loaded.instances
+        assert [(q.kind, q.subject, q.answer) for q in instance.queries] == [
+            (Kind.PAIRWISE, ("C", "H"), "Yes"), (Kind.GROUP_COUNT, (), "3")]  # as written
+        [problem] = loaded.problems
+        assert (problem.index, problem.field) == (3, "answer")
+
+
+def test_the_first_record_is_instance_1_in_both_formats():
+    good = dataset.dumps(generate(1, "easy"))
+    [problem] = dataset.read(b"{}\n" + good.encode(), "a.jsonl").problems
+    assert (problem.line, problem.index) == (1, 1)
+    assert str(problem).startswith("a.jsonl (line 1, instance 1): ")
+    records = [official_record("What is the weather like?", "Sunny"),
+               official_record("How many groups of people are there?", "2")]
+    loaded = dataset.read(json.dumps(records).encode(), "easy/relation_cluster.json")
+    [problem] = loaded.problems
+    assert str(problem).startswith("easy/relation_cluster.json (instance 1, id "
+                                   "'easy/relation_cluster-1'): ")
+    assert [i.id for i in loaded.instances] == ["easy/relation_cluster-2"]
+
+
 def test_a_file_that_is_not_json_at_all(tmp_path):
     path = tmp_path / "notes.json"
     path.write_text("[ this is not json")
@@ -184,9 +247,36 @@ def test_a_file_that_is_not_json_at_all(tmp_path):
     assert loaded.instances == [] and [p.field for p in loaded.problems] == ["<record>"]
 
 
-def test_a_missing_file_raises():
-    with pytest.raises(OSError):
-        dataset.load("/nonexistent/sga.jsonl")
+@pytest.mark.parametrize("load", [dataset.load, dataset.load_jsonl, dataset.load_official])
+def test_a_missing_file_is_a_problem_not_a_crash(tmp_path, load):
+    loaded = load(tmp_path / "nope.jsonl")
+    assert loaded.instances == []
+    [problem] = loaded.problems
+    assert (problem.index, problem.field) == (None, "<file>")
+    assert str(problem) == f"{tmp_path / 'nope.jsonl'}: field '<file>': cannot read: No such " \
+                           f"file or directory"
+
+
+def test_a_released_array_that_is_not_utf8_is_a_problem_not_a_crash(tmp_path):
+    text = json.dumps([official_record("How many groups of people are there?", "2")])
+    path = tmp_path / "relation_cluster.json"
+    path.write_bytes(text.replace("rules", "r\u00e8gles").encode("latin-1"))
+    loaded = dataset.load(path)
+    assert loaded.instances == []
+    [problem] = loaded.problems
+    assert (problem.index, problem.field) == (None, "<file>")
+    assert "not UTF-8 text (invalid continuation byte at byte" in problem.message
+
+
+def test_released_json_lines_are_decoded_line_by_line(tmp_path):
+    line = json.dumps(official_record("How many groups of people are there?", "2"))
+    path = tmp_path / "relation_cluster.jsonl"
+    path.write_bytes(b"\xff" + line.encode() + b"\n" + line.encode() + b"\n")
+    loaded = dataset.load(path)
+    assert len(loaded.instances) == 1
+    [problem] = loaded.problems
+    assert (problem.line, problem.index, problem.field) == (1, 1, "<record>")
+    assert "not UTF-8 text" in problem.message
 
 
 def test_a_list_cut_after_a_whole_record(tmp_path):
@@ -196,4 +286,4 @@ def test_a_list_cut_after_a_whole_record(tmp_path):
     loaded = dataset.load(path)
     assert len(loaded.instances) == 1
     [problem] = loaded.problems
-    assert problem.index == 1 and "before the list is closed (truncated?)" in problem.message
+    assert problem.index == 2 and "before the list is closed (truncated?)" in problem.message

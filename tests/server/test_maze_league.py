@@ -1,0 +1,75 @@
+"""`parlor league maze`: every model on the same puzzles, accuracy with a Wilson interval and the
+task's breakdowns beside the paper's numbers, resumable, and bad input in one line."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sqlite3
+
+import pytest
+
+from server.cli import main
+
+
+def _run(tmp_path, *extra):
+    out, printed = tmp_path / "report.json", io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["league", "maze", "--task", "hidden-role", "--seat", "scripted:solver",
+                     "scripted:deceived", "--instances", "12", "--preset", "released-easy",
+                     "--db", str(tmp_path / "maze.db"), "--json", str(out), "--quiet",
+                     *extra]) == 0
+    return json.loads(out.read_text()), printed.getvalue()
+
+
+def test_models_play_the_same_instances_and_are_scored_as_the_paper(tmp_path):
+    report, printed = _run(tmp_path)
+    task = report["tasks"]["hidden-role"]
+    solver, deceived = task["models"]["scripted:solver"], task["models"]["scripted:deceived"]
+    assert solver["games"] == deceived["games"] == 12
+    assert solver["accuracy"] == 1.0 and solver["accuracy_95"][1] == pytest.approx(1.0)
+    assert 0 <= deceived["accuracy"] < 1 and deceived["deceived_baseline"] > 0.5
+    assert sum(r["games"] for r in solver["by_role"].values()) == 12
+    assert task["published"]["DeepSeek-R1"] == 85.6 and "released" in task["published_on"]
+    assert "paper (Table 8" in printed and "Table 2" in printed
+    with sqlite3.connect(tmp_path / "maze.db") as c:
+        seeds = c.execute("SELECT s.identity, g.seed FROM games g JOIN seats s ON s.game_id = "
+                          "g.id ORDER BY g.seed").fetchall()
+    by_model: dict[str, list[int]] = {}
+    for identity, seed in seeds:
+        by_model.setdefault(identity, []).append(seed)
+    assert by_model["scripted:solver"] == by_model["scripted:deceived"] == list(range(12))
+    again, _ = _run(tmp_path)
+    assert again["played_now"] == 0
+    assert again["tasks"] == report["tasks"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--task", "chess", "--seat", "random", "--instances", "2"], "unknown task 'chess'"),
+    (["--seat", "random", "--instances", "0"], "--instances must be at least 1"),
+    (["--seat", "random", "random", "--instances", "2"], "names random more than once"),
+    (["--task", "hidden-role", "--seat", "random", "--instances", "2", "--preset", "huge"],
+     "hidden-role has no preset 'huge'"),
+    (["--task", "hidden-role", "--seat", "scripted:nope", "--instances", "2"],
+     "unknown bot 'scripted:nope'"),
+])
+def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
+    assert main(["league", "maze", *argv, "--db", str(tmp_path / "x.db"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_task_prefix_seats_a_model_in_one_task_only(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["league", "maze", "--task", "hidden-role", "social-graph", "--seat",
+                 "scripted:solver", "social-graph:scripted:majority", "--instances", "4",
+                 "--db", str(tmp_path / "m.db"), "--json", str(out), "--quiet"]) == 0
+    tasks = json.loads(out.read_text())["tasks"]
+    assert list(tasks["hidden-role"]["models"]) == ["scripted:solver"]
+    assert list(tasks["social-graph"]["models"]) == ["scripted:solver", "scripted:majority"]
+    assert tasks["social-graph"]["models"]["scripted:solver"]["accuracy"] == 1.0
+    assert tasks["social-graph"]["published"]["o1"] == 99.2
+    assert main(["league", "maze", "--task", "social-graph", "--seat",
+                 "hidden-role:scripted:deceived", "--instances", "2"]) == 2
+    assert "no --seat plays social-graph" in capsys.readouterr().err
