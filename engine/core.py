@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
+from types import ModuleType
 from typing import Any, ClassVar
 
 from engine.config import Config, field_names
@@ -502,6 +503,12 @@ class Env(ABC):
     # Role Deduction): the conformance suite then takes "Player N" in a transcript line for a
     # character, and only the seats' own names for seats.
     names_characters: ClassVar[bool] = False
+    # Where its words and numbers live: the `text` module (render(view), and
+    # describe_event(type, data, naming) if its events need more than the generic line) and the
+    # `metrics` module (game_metrics(record), aggregate_metrics(per_game)) of its package. The
+    # methods below call them, so an env names its modules instead of forwarding to them.
+    text: ClassVar[ModuleType | None] = None
+    metrics: ClassVar[ModuleType | None] = None
 
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
@@ -519,17 +526,22 @@ class Env(ABC):
         seat plays for itself, named by `seat_name`."""
         return _own_sides(tuple(self.seat_name(s) for s in range(players)))
 
-    @abstractmethod
     def render(self, view: Mapping[str, Any]) -> str:
-        """The text an LLM or a transcript pane reads for this view (engine/<env>/text.py)."""
+        """The text an LLM or a transcript pane reads for this view: the env's `text.render`."""
+        if self.text is None:
+            raise NotImplementedError(f"{self.id}: name a `text` module or override render")
+        return self.text.render(view)
 
     def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
         """One line of transcript for `event` as `seat` (None = spectator) reads it; used by the
         TUI's transcript (the server sends it) and by prompts. `name` gives a seat's display
         name (default: `seat_name`); every seat the line mentions is named by it, texts the env
         wrote (reasons) included. Envs override for their events, naming seats by
-        `self.naming(name)`."""
-        return describe_generic(event.type, event.data, self.naming(name))
+        `self.naming(name)`; the env's `text.describe_event(type, data, naming)` when it has one."""
+        describe = getattr(self.text, "describe_event", None)
+        if describe is None:
+            return describe_generic(event.type, event.data, self.naming(name))
+        return describe(event.type, event.data, self.naming(name))
 
     def naming(self, name: Namer | None = None) -> Naming:
         """The namer of transcript lines: `name` when given, else the env's own seat names. It
@@ -542,18 +554,25 @@ class Env(ABC):
         made from the title and description when the package has none. Read once."""
         return _help_text(type(self))
 
-    @abstractmethod
     def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        """The paper's metrics for one game (engine/<env>/metrics.py):
+        """The paper's metrics for one game (the env's `metrics.game_metrics`):
         {"game": {name: value}, "seats": {"0": {name: value}, ...}} with JSON values."""
+        if self.metrics is None:
+            raise NotImplementedError(f"{self.id}: name a `metrics` module or override "
+                                      f"game_metrics")
+        return self.metrics.game_metrics(record)
 
-    @abstractmethod
     def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         """Metrics across games (per seat index and overall), e.g. for `parlor sim` summaries,
         folded from per-game metrics (what `game_metrics` returns and the store keeps), never
         from records. `per_game` may be a generator: read it once, one game at a time, keeping
         running sums and counts (engine/aggregate.py), so memory does not grow with the number
-        of games; a metric the aggregate needs belongs in `game_metrics`' output."""
+        of games; a metric the aggregate needs belongs in `game_metrics`' output. The env's
+        `metrics.aggregate_metrics`."""
+        if self.metrics is None:
+            raise NotImplementedError(f"{self.id}: name a `metrics` module or override "
+                                      f"aggregate_metrics")
+        return self.metrics.aggregate_metrics(per_game)
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat}"

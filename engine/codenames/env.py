@@ -3,14 +3,13 @@ prompts and widget live."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 from engine.codenames import metrics, text
 from engine.codenames.config import PLAYERS, PRESETS, ROLES, SEAT_NAMES, CodenamesConfig
 from engine.codenames.rules import SKIP, CodenamesGame
-from engine.core import Config, Env, Event, GameRecord, Role
-from engine.describe import Namer
+from engine.core import Config, Env, Role
 
 ENV_ID = "codenames"
 
@@ -34,19 +33,10 @@ class CodenamesEnv(Env):
     scripted_bots = "bots.scripted.codenames"
     prompt_builder = "bots.prompts.codenames:CodenamesPrompts"
     widget = "tui.widgets.codenames:CodenamesGame"
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
         return ROLES
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

@@ -9,7 +9,7 @@ docs/rules/colonel-blotto.md states every decision where the paper and TextArena
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -23,13 +23,10 @@ from engine.core import (
     Config,
     ConfigError,
     Env,
-    Event,
     Field,
     Game,
-    GameRecord,
     InvalidMovePolicy,
 )
-from engine.describe import Namer
 from engine.policy import FORFEIT, FORMAT, RULE
 
 # Limits (rules v2): the paper's largest setup ("extreme": 7 fields, 75 units, 25 rounds) with
@@ -257,16 +254,7 @@ class ColonelBlottoEnv(Env):
     prompt_builder = "bots.prompts.colonel_blotto:BlottoPrompts"
     widget = "tui.widgets.blotto:BlottoGame"
 
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

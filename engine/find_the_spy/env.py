@@ -3,11 +3,10 @@ prompts live."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
-from engine.core import Config, Env, Event, GameRecord, InvalidMovePolicy, Role
-from engine.describe import Namer
+from engine.core import Config, Env, InvalidMovePolicy, Role
 from engine.find_the_spy import metrics, text
 from engine.find_the_spy.config import (
     PLAYERS,
@@ -42,6 +41,8 @@ class FindTheSpyEnv(Env):
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
     scripted_bots = "bots.scripted.find_the_spy"
     prompt_builder = "bots.prompts.find_the_spy:FindTheSpyPrompts"
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
@@ -50,14 +51,3 @@ class FindTheSpyEnv(Env):
     def player_counts(self, config: Config) -> tuple[int, ...]:
         return player_counts(config)  # type: ignore[arg-type]
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

@@ -3,13 +3,12 @@ bots, prompts and widget live."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
-from engine.core import Config, Env, Event, GameRecord, InvalidMovePolicy, Role
-from engine.describe import Namer
+from engine.core import Config, Env, InvalidMovePolicy, Role
 from engine.policy import ELIMINATE
-from engine.secret_mafia import events, metrics, text
+from engine.secret_mafia import metrics, text
 from engine.secret_mafia.config import PLAYERS, PRESETS, MafiaConfig, assign_roles, seat_name
 from engine.secret_mafia.rules import MafiaGame
 
@@ -35,19 +34,10 @@ class SecretMafiaEnv(Env):
     scripted_bots = "bots.scripted.secret_mafia"
     prompt_builder = "bots.prompts.secret_mafia:SecretMafiaPrompts"
     widget = "tui.widgets.secret_mafia:SecretMafiaGame"
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
         return assign_roles(seed, players)
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return events.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

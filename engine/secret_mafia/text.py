@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.secret_mafia.events import describe_event  # noqa: F401  (the env's `text`)
+
 DESCRIPTIONS = {
     "Mafia": "You are one of the Mafia. Each night the Mafia choose a victim together; by day "
              "you hide among the villagers.",

@@ -3,11 +3,10 @@ bots, prompts and widget live."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
-from engine.core import Config, Env, Event, GameRecord, InvalidMovePolicy
-from engine.describe import Namer
+from engine.core import Config, Env, InvalidMovePolicy
 from engine.policy import DEFAULT
 from engine.social_graph import metrics, text
 from engine.social_graph.config import PRESETS, SocialGraphConfig
@@ -33,16 +32,7 @@ class SocialGraphEnv(Env):
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
     scripted_bots = "bots.scripted.social_graph"
     prompt_builder = "bots.prompts.social_graph:SocialGraphPrompts"
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

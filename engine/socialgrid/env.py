@@ -3,11 +3,10 @@ widget live."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
-from engine.core import Config, ConfigError, Env, Event, GameRecord, InvalidMovePolicy, Role
-from engine.describe import Namer
+from engine.core import Config, ConfigError, Env, InvalidMovePolicy, Role
 from engine.policy import DEFAULT
 from engine.socialgrid import metrics, text
 from engine.socialgrid.config import MAX_PLAYERS, PRESETS, SocialGridConfig, seat_name
@@ -37,6 +36,8 @@ class SocialGridEnv(Env):
     scripted_bots = "bots.scripted.socialgrid"
     prompt_builder = "bots.prompts.socialgrid:SocialGridPrompts"
     widget = "tui.widgets.socialgrid:SocialGridGame"
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
     quiet_events = ("step",)  # one a step, for every seat's new view: no news for a transcript
 
@@ -57,14 +58,3 @@ class SocialGridEnv(Env):
         assert isinstance(config, SocialGridConfig)
         return assign_roles(config, seed, players)
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)

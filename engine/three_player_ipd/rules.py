@@ -12,7 +12,7 @@ docs/rules/three-player-ipd.md states every decision where the paper and TextAre
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -25,13 +25,10 @@ from engine.core import (
     Config,
     ConfigError,
     Env,
-    Event,
     Field,
     Game,
-    GameRecord,
     Option,
 )
-from engine.describe import Namer
 from engine.three_player_ipd import metrics, syntax, text
 from engine.three_player_ipd.actions import CHOICES, COOPERATE, DEFECT, Decisions
 
@@ -319,16 +316,7 @@ class ThreePlayerIPDEnv(Env):
     prompt_builder = "bots.prompts.three_player_ipd:IPDPrompts"
     widget = "tui.widgets.ipd:IpdGame"
 
+    text = text  # render, describe_event
+    metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
 
-    def render(self, view: Mapping[str, Any]) -> str:
-        return text.render(view)
-
-    def describe_event(self, event: Event, seat: int | None, name: Namer | None = None) -> str:
-        return text.describe_event(event.type, event.data, self.naming(name))
-
-    def game_metrics(self, record: GameRecord) -> dict[str, Any]:
-        return metrics.game_metrics(record)
-
-    def aggregate_metrics(self, per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-        return metrics.aggregate_metrics(per_game)
