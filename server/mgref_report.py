@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.attribution import DEPTH
 from engine.core import Env
 from engine.evaluation import error_survival_warning, role_advantage, wilson_interval
 from engine.outcome import seat_outcome
@@ -139,7 +140,7 @@ def env_result(env: Env, candidate: str, refs: Mapping[str, Prior],
         outcome = seat_outcome(result, seat)
         seat_metrics = stored.metrics.get("seats", {}).get(str(seat), {})
         tally.add(outcome, float(result.rewards.get(seat, 0.0)), seat_metrics)
-        depth = stored.metrics.get("game", {}).get("forfeit_depth")
+        depth = stored.metrics.get("game", {}).get(DEPTH)
         if depth is not None:
             depths.append(depth)
         players = [CANDIDATE if s == seat else f"{spec}#{s}" for s, spec in

@@ -197,3 +197,28 @@ def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
     assert main(["league", "mgref", *argv, "--db", str(tmp_path / "x.db"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_error_survival_warning_when_failures_are_many_and_early():
+    """Two of three games end early on a forfeit (depth 0.2 and 0.4): error rate 2/3 > 30%,
+    median depth 0.3 < 1/2, so the report warns; the columns count the games."""
+    plan = schedule(BLOTTO, "m", ["ref"])[:3]
+    games = []
+    for k, match in enumerate(plan):
+        stored = _blotto_game(k, True, match.candidate_seat)
+        if k < 2:  # the reference forfeited by invalid moves
+            other = str(1 - match.candidate_seat)
+            seats = {str(match.candidate_seat): {"clean": 0, "invalid_caused": 0,
+                                                 "invalid_witnessed": 2, "self_forfeit": 0,
+                                                 "opponent_forfeit": 1},
+                     other: {"clean": 0, "invalid_caused": 2, "invalid_witnessed": 0,
+                             "self_forfeit": 1, "opponent_forfeit": 0}}
+            stored = StoredGame(k, stored.result, {"game": {"forfeit_depth": 0.2 * (k + 1)},
+                                                   "seats": seats})
+        games.append((match, stored))
+    result = env_result(get(BLOTTO), "m", {"ref": (25.0, 1.0)}, games)
+    report = result.to_json()
+    assert (report["clean"], report["witnessed"], report["opponent_forfeit"]) == (1, 2, 2)
+    assert report["error_rate"] == pytest.approx(2 / 3) and report["termination_depth"] == \
+        pytest.approx(0.3)
+    assert report["error_survival_warning"] is True
