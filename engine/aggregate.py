@@ -195,3 +195,18 @@ class Fold:
                 picked.append(value)
                 wanted.pop(0)
         return picked[0] if len(picked) == 1 else (picked[0] + picked[1]) / 2
+
+
+def fold_grouped(per_game: Iterable[PerGame], players: int, key: str
+                 ) -> tuple[Fold, dict[Any, Fold]]:
+    """Every game folded once overall, and each counted game also into a Fold per value of
+    its game metric `key` (a SocialMaze task's Player 1 role, a puzzle's difficulty): the
+    breakdowns a paper reports beside the overall figure, in one pass."""
+    fold = Fold(players)
+    groups: dict[Any, Fold] = {}
+    for metrics in per_game:
+        fold.add(metrics)
+        value = metrics["game"].get(key)
+        if value is not None and not metrics["game"].get("void"):
+            groups.setdefault(value, Fold(players)).add(metrics)
+    return fold, groups

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.attribution import DEPTH
+from engine.attribution import DEPTH, GAME_COUNTS
 from engine.core import Env
 from engine.evaluation import error_survival_warning, role_advantage, wilson_interval
 from engine.outcome import seat_outcome
@@ -59,11 +59,8 @@ class Tally:
         self.draws += outcome == "draw"
         self.losses += outcome == "loss"
         self.reward += reward
-        flags = {"clean": seat.get("clean", 0) > 0,
-                 "caused": seat.get("invalid_caused", 0) > 0,
-                 "witnessed": seat.get("invalid_witnessed", 0) > 0,
-                 "self_forfeit": seat.get("self_forfeit", 0) > 0,
-                 "opponent_forfeit": seat.get("opponent_forfeit", 0) > 0}
+        # the per-game count each column's games are those above 0 of (engine/attribution.py)
+        flags = {name: seat.get(GAME_COUNTS[f"games_{name}"], 0) > 0 for name, _ in ATTRIBUTION}
         self.errors.update(name for name, hit in flags.items() if hit)
         self.erred += not flags["clean"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.aggregate import Fold
+from engine.aggregate import Fold, fold_grouped
 from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
 from engine.evaluation import wilson_interval
@@ -56,13 +56,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
 
 def aggregate_metrics(per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Accuracy per round and score, overall and by Player 1's role; void games left out."""
-    fold = Fold(1)
-    by_role: dict[str, Fold] = {}
-    for metrics in per_game:
-        fold.add(metrics)
-        role = metrics["game"].get("p1_role")
-        if role and not metrics["game"].get("void"):
-            by_role.setdefault(role, Fold(1)).add(metrics)
+    fold, by_role = fold_grouped(per_game, 1, "p1_role")
     overall = {"games": fold.games, "counted": fold.counted, **_accuracy(fold),
                "deceived_baseline": fold.game.mean("deceived")}
     interval = wilson_interval(fold.seat("0").total("both"), fold.seat("0").count("both"))

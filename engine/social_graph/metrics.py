@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.aggregate import Fold
+from engine.aggregate import Fold, fold_grouped
 from engine.attribution import ATTRIBUTION_LABELS, error_attribution
 from engine.core import GameRecord
 from engine.evaluation import wilson_interval
@@ -62,13 +62,7 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
 def aggregate_metrics(per_game: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Accuracy per query type and the mean over the types, overall and by difficulty; void
     games left out."""
-    fold = Fold(1)
-    by_difficulty: dict[str, Fold] = {}
-    for metrics in per_game:
-        fold.add(metrics)
-        difficulty = metrics["game"].get("difficulty")
-        if difficulty and not metrics["game"].get("void"):
-            by_difficulty.setdefault(difficulty, Fold(1)).add(metrics)
+    fold, by_difficulty = fold_grouped(per_game, 1, "difficulty")
     overall = {"games": fold.games, "counted": fold.counted, **_accuracy(fold)}
     difficulties = {d: {"games": by_difficulty[d].counted, **_accuracy(by_difficulty[d])}
                     for d in DIFFICULTIES if d in by_difficulty}
