@@ -621,6 +621,9 @@ class Env(ABC):
                 "players": list(self.players), "rules_version": self.rules_version,
                 "default_preset": self.default_preset,
                 "presets": {k: v.to_json() for k, v in self.presets.items()},
+                # a preset's own player counts (Find the Spy's passive preset seats one)
+                "preset_players": {k: list(self.player_counts(v))
+                                   for k, v in self.presets.items()},
                 "seat_names": list(self.seat_names), "rating": self.rating,
                 "hidden_roles": self.hidden_roles, "widget": self.widget, "help": self.help,
                 "metric_labels": dict(self.metric_labels),

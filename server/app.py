@@ -20,9 +20,10 @@ from websockets.protocol import State
 
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
+from engine.config import field_names
 from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
 from engine.registry import all_envs, get
-from server import accounts, admin, names
+from server import accounts, admin, maze_instances, names
 from server import protocol as p
 from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, Bucket, Limits
 from server.outbound import catch_up_message, history_page
@@ -339,7 +340,11 @@ class Server:
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
         self._check_table_limits(conn.player, req.id)
-        table = self.create_table(req["env"], req.get("preset"), req.get("config") or {},
+        overrides = dict(req.get("config") or {})
+        if req.get("instance") is not None:
+            overrides["instance"] = await self._stored_instance(req["env"], req["instance"],
+                                                                overrides, req.id)
+        table = self.create_table(req["env"], req.get("preset"), overrides,
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
                                   players=req.get("players"), on_timeout=req.get("on_timeout"),
                                   player=conn.player)
@@ -358,6 +363,39 @@ class Server:
             await self.reply(conn, p.message("table", req.id, table=table.summary(),
                                               your_seat=None))
             await table.maybe_start()
+
+    async def _stored_instance(self, env_id: str, instance_id: str,
+                               overrides: Mapping[str, Any], ref: Any) -> str:
+        """The record of a stored SocialMaze instance, for a table's `instance` setting."""
+        try:
+            env = get(env_id)
+        except UnknownEnvError as e:
+            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
+        if "instance" not in field_names(env.Config):
+            raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
+        if "instance" in overrides:
+            raise p.ProtocolError(p.BAD_CONFIG, "give the instance by id (instance) or whole "
+                                                "(config.instance), not both", ref)
+        assert self.store is not None
+        record = await self.store.read_with(
+            lambda c: maze_instances.stored_record(c, env.id, instance_id))
+        if record is None:
+            raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no stored {env.id} instance "
+                                                      f"{instance_id!r}; `parlor maze import "
+                                                      f"FILE` stores them, list_instances "
+                                                      f"lists them", ref)
+        return record
+
+    async def _on_list_instances(self, conn: Connection, req: p.Request) -> None:
+        try:
+            env = get(req["env"])
+        except UnknownEnvError as e:
+            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
+        assert self.store is not None
+        page, more = await self.store.read_with(lambda c: maze_instances.list_rows(
+            c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST))
+        await self.reply(conn, p.message("instances", req.id, env=env.id, instances=page,
+                                          next=more))
 
     def _check_table_limits(self, player: Player | None, ref: Any) -> None:
         """A player may have a few open tables at once, and the server a bounded number."""

@@ -368,6 +368,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.export import run_export
 
             return run_export(args)
+        if args.command == "maze" and args.maze_command == "import":
+            from server.maze_import import run_import
+
+            return run_import(args, _database(args))
         if args.command == "maze":
             from server.maze import run_maze
 

@@ -15,7 +15,8 @@ import argparse
 import sys
 from typing import Any
 
-from server.maze_solve import TASKS, Refused, run_solve, task_name
+from server.maze_instances import TASKS as INSTANCE_TASKS
+from server.maze_solve import TASKS, Refused, run_solve
 from server.outfile import out_path, write_out
 
 VARIANTS = ("original", "rumormonger", "lunatic", "full")  # engine.hidden_role.roles.VARIANTS
@@ -23,6 +24,9 @@ PLAYERS = ("6", "10")  # the paper's games and its released hard set
 P1 = ("uniform", "released")  # engine.hidden_role.roles.P1_DISTRIBUTIONS
 MAX_ROUNDS = 10  # engine.hidden_role.generator.MAX_ROUNDS
 DIFFICULTIES = ("easy", "hard")  # engine.social_graph.generator.PEOPLE
+QUERIES = ("mixed", "user", "item")  # engine.user_profile.config.ProfileConfig.query
+# The dataset tasks: generated instances are our synthetic samples (no solver to run).
+DATASET_TASKS = ("rating-estimation", "review-decision", "user-profile")
 # option -> (its task, its default, its valid values or None for a number of rounds)
 OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "variant": ("hidden-role", "full", VARIANTS),
@@ -30,6 +34,7 @@ OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "rounds": ("hidden-role", "3", None),
     "p1": ("hidden-role", "uniform", P1),
     "difficulty": ("social-graph", "easy", DIFFICULTIES),
+    "query": ("user-profile", "mixed", QUERIES),
 }
 
 
@@ -38,8 +43,10 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
         "maze", help="SocialMaze puzzles: solve a dataset file with our solvers, or generate one",
         description="SocialMaze's Hidden Role Deduction and Social Graph Analysis puzzles: check a "
                     "dataset file against our solvers, or generate a reproducible one.")
-    commands = p.add_subparsers(dest="maze_command", required=True, metavar="{solve,generate}")
+    commands = p.add_subparsers(dest="maze_command", required=True,
+                                metavar="{solve,generate,import}")
     tasks = "|".join(TASKS)
+    generated = "|".join((*TASKS, *DATASET_TASKS))
     solve = commands.add_parser(
         "solve", help="run our solver on every instance of a file and compare with its answers",
         description="Load a file (the official release format or our JSON Lines), run our solver "
@@ -58,7 +65,9 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
         "generate", help="write N generated instances as our JSON Lines",
         description="Write N generated instances as our JSON Lines, to stdout or --out FILE. "
                     "Instance k uses seed S + k, so the same options give the same file.")
-    gen.add_argument("--task", default=None, metavar=tasks, help="which puzzles (required)")
+    gen.add_argument("--task", default=None, metavar=generated,
+                     help="which puzzles (required); the dataset tasks write our synthetic "
+                          "sample")
     gen.add_argument("--count", default=None, metavar="N", help="how many (required, >= 1)")
     gen.add_argument("--seed", default="0", metavar="S", help="the first seed (default 0)")
     gen.add_argument("--out", default="-", metavar="FILE",
@@ -75,6 +84,24 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
     sga = gen.add_argument_group("social-graph options")
     sga.add_argument("--difficulty", metavar="|".join(DIFFICULTIES),
                      help="8-10 people (easy, the default) or 14-16 (hard)")
+    imp = commands.add_parser(
+        "import", help="store a file's instances in the database, for tables to play by id",
+        description="Read a file (the authors' release format or our JSON Lines) and store its "
+                    "instances in the database, where a table plays one by its id (the "
+                    "create-table screen lists them; protocol: create_table.instance). Problems "
+                    "in the file go to stderr; the good instances are still stored. An id stored "
+                    "before with the same content is left alone; with other content it is "
+                    "refused unless --replace. Exit 0 when at least one instance was read.")
+    imp.add_argument("file", metavar="FILE", help="the dataset file")
+    imp.add_argument("--task", default=None, metavar="|".join(INSTANCE_TASKS),
+                     help="the file's task (default: the one whose loader reads it)")
+    imp.add_argument("--replace", action="store_true",
+                     help="replace instances stored under the same id with other content")
+    imp.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: parlor's)")
+    upi = gen.add_argument_group("user-profile options")
+    upi.add_argument("--query", metavar="|".join(QUERIES),
+                     help="one user's comments, an item's, or mixed (user for an even seed, "
+                          "item for an odd one; the default)")
     return p
 
 
@@ -107,8 +134,12 @@ def run_maze(args: argparse.Namespace) -> int:
 
 def _task(given: str | None) -> str:
     if given is None:
-        raise Refused(f"--task is required: {' or '.join(TASKS)}")
-    return task_name(given)
+        raise Refused(f"--task is required: {' or '.join((*TASKS, *DATASET_TASKS))}")
+    if given in DATASET_TASKS:
+        return given
+    if given not in TASKS:
+        raise Refused(f"unknown task {given!r}; tasks: {', '.join((*TASKS, *DATASET_TASKS))}")
+    return given
 
 
 def _number(option: str, text: str | None, minimum: int | None) -> int:
@@ -131,7 +162,8 @@ def _options(task: str, args: argparse.Namespace) -> dict[str, str]:
         if owner != task:
             if given is not None:
                 mine = ", ".join(f"--{o}" for o, (t, _, _) in OPTIONS.items() if t == task)
-                raise Refused(f"--{name} is a {owner} option; {task} takes {mine}")
+                raise Refused(f"--{name} is a {owner} option; {task} takes "
+                              f"{mine or 'no options'}")
             continue
         value = default if given is None else given
         if valid is not None and value not in valid:
@@ -146,6 +178,13 @@ def _options(task: str, args: argparse.Namespace) -> dict[str, str]:
 def _generate(task: str, count: int, seed: int, options: dict[str, str]) -> str:
     """Our JSON Lines of the instances of seeds seed .. seed + count - 1."""
     seeds = range(seed, seed + count)
+    if task in DATASET_TASKS:
+        from engine.dataset_task.files import dumps as record_line
+        from engine.registry import get
+
+        env = get(task)
+        config = env.config(overrides={"query": options["query"]} if "query" in options else {})
+        return "".join(record_line(env.task.generate(s, config)) + "\n" for s in seeds)
     if task == "hidden-role":
         from engine.hidden_role.dataset import dump_jsonl
         from engine.hidden_role.generator import generate

@@ -58,7 +58,7 @@ def _plan(args: argparse.Namespace) -> Plan:
     presets = {}
     for name in tasks:
         env = get(name)
-        preset = args.preset or env.default_preset
+        preset = args.preset or TASKS[name].preset or env.default_preset
         if preset not in env.presets:
             raise LeagueError(f"{name} has no preset {preset!r}; valid: "
                               f"{', '.join(env.presets)}")
@@ -94,7 +94,8 @@ class Report:
                                  **{k: overall.get(k) for k in task.columns},
                                  **({task.baseline[0]: overall.get(task.baseline[0])}
                                     if task.baseline else {}),
-                                 "by_role": aggregate.get("roles")}
+                                 "by_role": aggregate.get("roles"),
+                                 "by_kind": aggregate.get("kinds")}
             out["tasks"][task.env] = {"preset": self.plan.presets[task.env],
                                       "headline": task.headline_label, "models": models,
                                       "published": task.published, "published_on": task.note}
@@ -113,6 +114,10 @@ class Report:
                 lines.append(f"{model:<32}{games:>6} "
                              f"{_pct(overall.get(task.headline), games):>20}" + "".join(
                                  f"{_share(overall.get(k)):>9}" for k in task.columns))
+                if aggregate.get("kinds"):
+                    lines.append("  by query kind: " + "; ".join(
+                        f"{kind} {_share(k.get('accuracy'))} of {k['games']}"
+                        for kind, k in aggregate["kinds"].items()))
                 if aggregate.get("roles"):
                     lines.append("  by Player 1's role: " + "; ".join(
                         f"{role} {_share(r.get(task.headline))} of {r['games']}"
@@ -123,9 +128,9 @@ class Report:
                 lines.append(f"  baseline on these instances: {what}: {_share(overall.get(key))}")
             paper = ", ".join(f"{m} {v:.1f}%" for m, v in task.published.items() if v is not None)
             lines.append(f"  paper (Table 8, {task.note}): {paper}")
-            if task.by_round:
-                lines.append("  paper, criminal after rounds 1/2/3 (Table 2): " + "; ".join(
-                    f"{m} {'/'.join(f'{v:.1f}' for v in r)}" for m, r in task.by_round.items()))
+            if task.breakdown:
+                lines.append(f"  paper, {task.breakdown_title}: " + "; ".join(
+                    f"{m} {'/'.join(f'{v:.1f}' for v in r)}" for m, r in task.breakdown.items()))
         lines.append(f"{self.played} games played now, the rest from the store; wall time "
                      f"{self.seconds:.1f} s")
         return "\n".join(lines)

@@ -61,14 +61,15 @@ def choose(readings: dict[str, Reading], name: str) -> str:
         found = [task for task, reading in readings.items() if fits(reading)]
         if len(found) == 1:
             return found[0]
-    if any(reading.items for reading in readings.values()):
-        why = "both kits read instances from it"
+    reading_it = [task for task, reading in readings.items() if reading.items]
+    if reading_it:
+        why = f"{' and '.join(reading_it)} read instances from it"
     else:
-        why = "neither kit reads an instance from it: " + "; ".join(
+        why = "no kit reads an instance from it: " + "; ".join(
             f"{task}: {reading.problems[0]}" for task, reading in readings.items()
             if reading.problems)
     raise Refused(f"cannot tell which task {name} is for ({why}); give --task "
-                  f"{' or --task '.join(TASKS)}")
+                  f"{' or --task '.join(reading_it or readings)}")
 
 
 def summary(checks: list[Check], problems: int) -> str:

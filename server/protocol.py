@@ -27,6 +27,7 @@ MAX_NAME_CHARS = 40
 MAX_TOKEN_CHARS = 200
 MAX_TABLE_ID_CHARS = 64
 MAX_WORD_CHARS = 64  # env ids, presets, policy names, action field names
+MAX_INSTANCE_ID_CHARS = 200  # a stored SocialMaze instance's id (server/maze_instances.py)
 MAX_SPEC_CHARS = 300  # a seat spec (an openai-compatible spec names a URL)
 MAX_SEATS = 64
 MAX_SEAT = 999  # seat indices 0..MAX_SEAT
@@ -122,7 +123,10 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
                      "config": (_object, False), "seats": (_specs, True),
                      "seed": (_int(-MAX_SAFE_INT), False), "join_seat": (_SEAT, False),
                      "on_bot_failure": (_WORD, False), "on_timeout": (_WORD, False),
-                     "players": (_int(1, MAX_SEAT + 1), False)},
+                     "players": (_int(1, MAX_SEAT + 1), False),
+                     "instance": (_text(MAX_INSTANCE_ID_CHARS), False)},
+    "list_instances": {"env": (_WORD, True), "after": (_text(MAX_INSTANCE_ID_CHARS), False),
+                       "limit": (_int(1, 500), False)},
     "join": {"table_id": (_TABLE_ID, True), "seat": (_SEAT, False)},
     "spectate": {"table_id": (_TABLE_ID, True)},
     "act": {"table_id": (_TABLE_ID, True), "turn": (_int(0), True), "action": (_action, True)},
@@ -138,7 +142,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "history", "admin", "error")
+                   "leaderboard", "history", "admin", "instances", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -152,6 +156,7 @@ BAD_NAME = "bad_name"  # a name with invisible or direction-changing characters
 UNKNOWN_TABLE = "unknown_table"
 TABLE_GONE = "table_gone"  # a table a previous run of this server had
 UNKNOWN_ENV = "unknown_env"
+UNKNOWN_INSTANCE = "unknown_instance"  # create_table.instance names no stored instance
 BAD_CONFIG = "bad_config"
 BAD_SEAT = "bad_seat"
 SEAT_TAKEN = "seat_taken"

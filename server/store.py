@@ -145,6 +145,14 @@ MIGRATIONS: list[str] = [
                           DEFAULT '', used_by TEXT, used_at REAL);
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     """,
+    # Issue 13: SocialMaze instances imported from files (server/maze_instances.py), played by
+    # id; a table copies the record into its config, so games never depend on these rows.
+    """
+    CREATE TABLE maze_instances (env TEXT NOT NULL, id TEXT NOT NULL,
+                                 content_hash TEXT NOT NULL, record TEXT NOT NULL,
+                                 summary TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '',
+                                 imported REAL NOT NULL, PRIMARY KEY (env, id)) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -360,6 +368,13 @@ class Store:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return self._read(sql, params)
+
+    async def read_with(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
+        """`read(connection)` after what is queued is committed (a module's own queries, e.g.
+        server/maze_instances.py's)."""
+        if self._queue:
+            self._flush()
+        return read(self._conn)
 
     async def close(self) -> None:
         if self._closed:

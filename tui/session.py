@@ -102,6 +102,7 @@ class Session:
     left: str | None = None  # the table we last left (a running game keeps our seat)
     game_over: dict[str, Any] | None = None
     leaderboards: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    instances: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # stored, by env
     last_error: dict[str, Any] | None = None
 
     # -- folding server messages ------------------------------------------------------------
@@ -271,6 +272,9 @@ class Session:
 
     def _on_leaderboard(self, msg: dict[str, Any]) -> None:
         self.leaderboards[msg["env"]] = list(msg.get("rows") or [])
+
+    def _on_instances(self, msg: dict[str, Any]) -> None:
+        self.instances[msg["env"]] = list(msg.get("instances") or [])
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         self.last_error = msg

@@ -36,6 +36,7 @@ from engine.hidden_role.roles import (
     told_role,
 )
 from engine.hidden_role.solver import solve, unique_answer
+from engine.instance_files import json_list, not_utf8
 
 __all__ = ["FORMAT", "Instance", "Problem", "Statement", "content_hash", "dump_jsonl",
            "dump_official", "from_record", "load", "load_jsonl", "load_official", "parse",
@@ -227,7 +228,7 @@ def parse_jsonl(text: str | bytes, source: str = "<text>"
                 entries.append((number, json.loads(
                     line.decode("utf-8") if isinstance(line, bytes) else line)))
             except UnicodeDecodeError as e:
-                problems.append(Problem(source, number, None, "(text)", _not_utf8(e), "line"))
+                problems.append(Problem(source, number, None, "(text)", not_utf8(e), "line"))
             except json.JSONDecodeError as e:
                 problems.append(Problem(source, number, None, "(json)",
                                         f"not valid JSON at column {e.colno}: {e.msg}", "line"))
@@ -348,48 +349,6 @@ def dump_official(instances: Iterable[Instance]) -> str:
     return json.dumps([to_official(i) for i in instances], indent=2, ensure_ascii=False) + "\n"
 
 
-def _json_list(text: str) -> tuple[list[Any], str | None, str]:
-    """The items of a JSON list, reading item by item so that a truncated or damaged file still
-    gives the items before the damage; then what the damage is (None if none) and the text from
-    the damaged item on."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    else:
-        if isinstance(data, list):
-            return data, None, ""
-        return [], f"expected a JSON list of instances, got {type(data).__name__}", ""
-    decoder, items = json.JSONDecoder(), []
-    skip = re.compile(r"\s*")
-    i = skip.match(text).end()
-    if not text.startswith("[", i):
-        return [], "not a JSON list (the file does not start with '[')", text
-    i += 1
-    while True:
-        i = skip.match(text, i).end()
-        if i >= len(text):
-            return items, "the file ends before the list is closed (truncated?)", ""
-        if text[i] == "]" and not items:
-            return items, None, ""
-        try:
-            item, i = decoder.raw_decode(text, i)
-        except json.JSONDecodeError as e:
-            cut = "" if text.rstrip().endswith("]") else "; the file looks truncated"
-            return items, f"not valid JSON at line {e.lineno} column {e.colno}: {e.msg}{cut}", \
-                text[i:]
-        items.append(item)
-        i = skip.match(text, i).end()
-        if text.startswith(",", i):
-            i += 1
-        elif text.startswith("]", i):
-            return items, None, ""
-        elif i >= len(text):
-            return items, "the file ends before the list is closed (truncated?)", ""
-        else:
-            return items, f"expected ',' or ']' after instance {len(items)}", text[i:]
-
-
 def parse_official(text: str | bytes, source: str = "<text>"
                    ) -> tuple[list[Instance], list[Problem]]:
     """Instances of an official-format JSON list (text or its UTF-8 bytes)."""
@@ -397,8 +356,8 @@ def parse_official(text: str | bytes, source: str = "<text>"
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
-            return [], [_file_problem(source, _not_utf8(e))]
-    items, damage, rest = _json_list(text)
+            return [], [_file_problem(source, not_utf8(e))]
+    items, damage, rest = json_list(text)
     loaded, problems = _build(list(enumerate(items, 1)), from_official, source, "instance",
                               "scenario_id")
     if damage:
@@ -442,10 +401,6 @@ def content_hash(inst: Instance) -> str:
     del record["id"]
     canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def _not_utf8(e: UnicodeDecodeError) -> str:
-    return f"not UTF-8 text ({e.reason} at byte {e.start})"
 
 
 def _file_problem(source: str, message: str) -> Problem:

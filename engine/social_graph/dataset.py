@@ -17,16 +17,18 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from engine.social_graph.instance import (
-    FORMAT,
+from engine.instance_files import (
     FieldError,
-    Instance,
     Loaded,
     Problem,
-    instance_from_dict,
     json_error,
     load_file,
     not_utf8,
+)
+from engine.social_graph.instance import (
+    FORMAT,
+    Instance,
+    instance_from_dict,
     validate,
 )
 from engine.social_graph.official import (

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from engine.instance_files import (
+    FieldError,
+)
 from engine.social_graph.graph import Edge, Partition, people_labels
 from engine.social_graph.queries import (
     SUBJECT_SIZE,
@@ -73,67 +74,6 @@ class Instance:
         """The record of our JSONL format (see docs/rules/social-graph.md)."""
         return {"format": FORMAT, "id": self.id, "seed": self.seed, "source": self.source,
                 **self.content(), "sha256": self.content_hash()}
-
-
-class FieldError(ValueError):
-    """A record is unusable because of one field (named like `queries[2].answer`)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"field '{field}': {message}")
-        self.field = field
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Why one record of a file (or the whole file, index None) was not loaded. `index` counts
-    the file's records from 1; `line` is the line of a JSONL record."""
-
-    path: str
-    index: int | None
-    instance_id: str | None
-    field: str
-    message: str
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = [f"line {self.line}"] if self.line is not None else []
-        if self.index is not None:
-            where.append(f"instance {self.index}")
-        if self.instance_id is not None:
-            where.append(f"id {self.instance_id!r}")
-        place = f" ({', '.join(where)})" if where else ""
-        return f"{self.path}{place}: field '{self.field}': {self.message}"
-
-
-def json_error(error: json.JSONDecodeError) -> str:
-    """A Problem message for JSON that does not parse, saying when it looks cut short."""
-    cut = error.msg.startswith("Unterminated string") or error.pos >= len(error.doc.rstrip())
-    return (f"not valid JSON: {error.msg} at character {error.pos}"
-            + (" (the text ends inside it: truncated?)" if cut else ""))
-
-
-def not_utf8(error: UnicodeDecodeError) -> str:
-    """A Problem message for bytes that are not UTF-8 text."""
-    return f"not UTF-8 text ({error.reason} at byte {error.start})"
-
-
-class Loaded(NamedTuple):
-    """What a loader returns: the instances it could read, and a problem for each it could not."""
-
-    instances: list[Instance]
-    problems: list[Problem]
-
-
-def load_file(path: str | Path, read: Callable[[bytes, str], Loaded]) -> Loaded:
-    """`read(content, name)` on a file; a file that cannot be read (missing, a folder, not
-    allowed) gives no instances and one Problem for the whole file, never an exception."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        return Loaded([], [Problem(str(path), None, None, "<file>",
-                                   f"cannot read: {error.strerror or error}")])
-    return read(data, str(path))
 
 
 def _typed(record: dict[str, Any], key: str, kind: type, what: str, prefix: str = "") -> Any:

@@ -31,15 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.answers import last_match
-from engine.social_graph.graph import MAX_PEOPLE, Partition, people_labels
-from engine.social_graph.instance import (
+from engine.instance_files import (
     FieldError,
-    Instance,
     Loaded,
     Problem,
     json_error,
     load_file,
     not_utf8,
+)
+from engine.social_graph.graph import MAX_PEOPLE, Partition, people_labels
+from engine.social_graph.instance import (
+    Instance,
 )
 from engine.social_graph.queries import Query, format_value, parse_question, read_answer, truth
 from engine.social_graph.solver import solve

@@ -263,7 +263,12 @@ def test_unreadable_files_exit_2(tmp_path, capsys):
 @pytest.mark.parametrize(("argv", "says"), [
     (["maze", "solve", "x.json", "--task", "chess"], "tasks: hidden-role, social-graph"),
     (["maze", "generate", "--count", "2"], "--task is required"),
-    (["maze", "generate", "--task", "chess", "--count", "2"], "tasks: hidden-role, social-graph"),
+    (["maze", "generate", "--task", "chess", "--count", "2"],
+     "tasks: hidden-role, social-graph, rating-estimation, review-decision, user-profile"),
+    (["maze", "generate", "--task", "user-profile", "--count", "1", "--query", "group"],
+     "mixed or user or item"),
+    (["maze", "generate", "--task", "rating-estimation", "--count", "1", "--query", "user"],
+     "--query is a user-profile option; rating-estimation takes no options"),
     (["maze", "generate", "--task", "hidden-role"], "--count N is required"),
     (["maze", "generate", "--task", "hidden-role", "--count", "0"], "at least 1"),
     (["maze", "generate", "--task", "hidden-role", "--count", "two"], "whole number"),

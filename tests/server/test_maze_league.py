@@ -73,3 +73,28 @@ def test_a_task_prefix_seats_a_model_in_one_task_only(tmp_path, capsys):
     assert main(["league", "maze", "--task", "social-graph", "--seat",
                  "hidden-role:scripted:deceived", "--instances", "2"]) == 2
     assert "no --seat plays social-graph" in capsys.readouterr().err
+
+
+def test_dataset_tasks_report_the_majority_baseline_and_the_paper(tmp_path):
+    out, printed = tmp_path / "r.json", io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["league", "maze", "--task", "rating-estimation", "review-decision",
+                     "user-profile", "find-the-spy", "--seat", "random",
+                     "review-decision:scripted:majority", "user-profile:scripted:heuristic",
+                     "--instances", "10", "--db", str(tmp_path / "d.db"), "--json", str(out),
+                     "--quiet"]) == 0
+    tasks = json.loads(out.read_text())["tasks"]
+    review = tasks["review-decision"]["models"]["scripted:majority"]
+    # always Reject: right exactly as often as the majority class of these instances
+    assert review["accuracy"] == review["majority_baseline"]
+    assert review["right_stage1"] == review["right_stage2"] == review["accuracy"]
+    assert tasks["review-decision"]["published"]["GPT-4o"] == 90.2
+    profile = tasks["user-profile"]["models"]["scripted:heuristic"]
+    assert set(profile["by_kind"]) == {"user", "item"} and profile["games"] == 10
+    assert tasks["user-profile"]["published"]["Human (avg.)"] == 73.9
+    assert tasks["find-the-spy"]["preset"] == "passive"  # the league's one-solver task
+    assert tasks["rating-estimation"]["published"]["o1"] == 76.2
+    text = printed.getvalue()
+    assert "majority class (always the most common decision)" in text
+    assert "info/reviews/rebuttal (Table 5): GPT-4o 55.3/86.2/90.2" in text
+    assert "by query kind: item" in text

@@ -85,3 +85,43 @@ async def test_moving_the_person_to_seat_1_seats_you_there(embedded):
         seats = app.session.table["seats"]
         assert [s["kind"] for s in seats] == ["bot", "human"]
         assert seats[0]["identity"] == "random" and seats[1]["player"] == "tester"
+
+
+async def test_a_preset_offers_its_own_player_counts(embedded):
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_form(app, pilot, "find-the-spy")
+        await wait_for_text(pilot, "New table: Find the Spy")
+        assert "‹ 4" in line_with(app, "Players") and line_with(app, "Seat 3")
+        await cycle_to(pilot, app, "Preset", "passive")  # one solver replays descriptions
+        await wait_for(pilot, lambda: "‹ 1" in line_with(app, "Players")
+                       and not line_with(app, "Seat 1"), "one seat")
+        assert "(1/1)" in line_with(app, "Players")
+        await cycle_to(pilot, app, "Preset", "paper")
+        await wait_for(pilot, lambda: line_with(app, "Seat 3"), "four seats again")
+
+
+async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_path):
+    import asyncio
+    import json
+
+    from server.cli import main
+    from tests.server.test_maze_import import PAPER
+
+    path = tmp_path / "rdp.json"
+    path.write_text(json.dumps([PAPER]), "utf-8")
+    # imported beside the running server, as a host would from a shell
+    assert await asyncio.to_thread(main, ["--db", str(server_db), "maze", "import",
+                                          str(path)]) == 0
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_form(app, pilot, "review-decision")
+        await wait_for(pilot, lambda: "generated from the table" in line_with(app, "Instance"),
+                       "the instance row")
+        await pilot.press("down", "down")  # players, instance
+        await cycle_to(pilot, app, "Instance", "or-17 — Quiet Gradients")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
+                       "the first stage")
+        await wait_for_text(pilot, "Quiet Gradients")
+        assert app.session.table["config"]["instance"]  # the whole record went to the table

@@ -13,8 +13,10 @@ async def test_lobby_lists_the_servers_envs(embedded):
         text = await wait_for_text(pilot, "Colonel Blotto")
         envs = app.session.envs
         assert {e["id"] for e in envs} >= {"colonel-blotto"}
-        for env in envs:  # every env with its one-line description
-            assert env["title"] in text
+        for i, env in enumerate(envs):  # every env with its description, scrolled to in turn
+            if i:
+                await pilot.press("down")
+            text = await wait_for_text(pilot, env["title"])
             assert env["description"][:30] in text.replace("\n", " ").replace("│", " ") or \
                 env["description"].split()[0] in text
         assert "tester" in text  # the name we connected with

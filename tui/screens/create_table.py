@@ -1,6 +1,8 @@
-"""New table: pick a preset (described in words), the player count and who sits in each seat:
-you, another person, a server bot or an LLM bot with its own spec. Shift+↑/↓ move a seat's
-choice up or down, so you pick the seat you sit in."""
+"""New table: pick a preset (described in words), the player count (the preset's own counts)
+and who sits in each seat: you, another person, a server bot or an LLM bot with its own spec.
+Shift+↑/↓ move a seat's choice up or down, so you pick the seat you sit in. For the SocialMaze
+envs that play stored instances, an Instance row picks one (`parlor maze import`) or leaves the
+table's seed to generate one."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from tui.widgets.spec_input import EXAMPLE
 
 HUMAN = "human"
 TYPED = LLM  # the seat option whose LLM spec is typed in the seat's own input
+GENERATED = ""  # the Instance row's first option: the table's seed makes the instance
 
 
 def default_bot(bots: dict[str, str]) -> str:
@@ -84,14 +87,34 @@ class CreateTableScreen(ParlorScreen):
             yield Cycler("Preset", [(p, p) for p in presets], env.get("default_preset"),
                          id="preset")
             yield Static(id="preset-config", classes="form-hint")
-            counts = [str(n) for n in env.get("players", [2])]
+            counts = [str(n) for n in self.player_counts(env.get("default_preset"))]
             yield Cycler("Players", [(c, c) for c in counts], id="players")
+            if self.plays_instances:
+                yield Cycler("Instance", self.instance_options(), GENERATED, id="instance")
             yield Vertical(id="seat-rows")
             yield Static(id="create-error", classes="form-error")
         yield Footer()
 
+    @property
+    def plays_instances(self) -> bool:
+        """The env's config has an `instance` setting: it can play a stored instance."""
+        return any("instance" in (config or {})
+                   for config in (self.env.get("presets") or {}).values())
+
+    def player_counts(self, preset: str | None) -> list[int]:
+        by_preset = self.env.get("preset_players") or {}
+        return list(by_preset.get(preset or "") or self.env.get("players") or [2])
+
+    def instance_options(self) -> list[tuple[str, str]]:
+        stored = self.session.instances.get(self.env_id) or []
+        return [(GENERATED, "generated from the table's seed")] + [
+            (i["id"], f"{i['id']} — {i['summary']}" if i.get("summary") else i["id"])
+            for i in stored]
+
     async def on_mount(self) -> None:
         self.query_one("#create-box").can_focus = False  # focus goes to the rows, not the box
+        if self.plays_instances:
+            self.client.send("list_instances", env=self.env_id)
         self.show_preset()
         await self.build_seats()
         self.query_one("#preset").focus()
@@ -107,8 +130,10 @@ class CreateTableScreen(ParlorScreen):
 
     async def build_seats(self) -> None:
         rows = self.query_one("#seat-rows", Vertical)
-        await rows.remove_children()
         count = int(self.query_one("#players", Cycler).value or 2)
+        if len(self.rows) == count:  # a preset change and its player count both asked
+            return
+        await rows.remove_children()
         bots = self.session.bots_for(self.env_id)
         options = [(HUMAN, "human (a person)")] + [
             (ident, f"{ident} — {desc}" if desc else ident) for ident, desc in bots.items()] + [
@@ -136,8 +161,14 @@ class CreateTableScreen(ParlorScreen):
         return [row.spec for row in self.rows]
 
     @on(Cycler.Changed, "#preset")
-    def _preset_changed(self) -> None:
+    async def _preset_changed(self) -> None:
         self.show_preset()
+        players = self.query_one("#players", Cycler)
+        before = players.value
+        counts = [str(n) for n in self.player_counts(self.query_one("#preset", Cycler).value)]
+        players.set_options([(c, c) for c in counts], before if before in counts else counts[0])
+        if players.value != before:
+            await self.build_seats()
 
     @on(Cycler.Changed, "#players")
     async def _players_changed(self) -> None:
@@ -187,6 +218,8 @@ class CreateTableScreen(ParlorScreen):
             body["preset"] = self.query_one("#preset", Cycler).value
         if HUMAN in seats:
             body["join_seat"] = seats.index(HUMAN)
+        if self.plays_instances and self.query_one("#instance", Cycler).value != GENERATED:
+            body["instance"] = self.query_one("#instance", Cycler).value
         self.creating = True
         self.client.send("create_table", **body)
         error.update(Text("Creating…", style="dim"))
@@ -198,6 +231,10 @@ class CreateTableScreen(ParlorScreen):
         open_help(self, self.env_id)
 
     def server_update(self, msg: dict[str, Any]) -> None:
+        if msg["type"] == "instances" and msg.get("env") == self.env_id and self.plays_instances:
+            picker = self.query_one("#instance", Cycler)
+            picker.set_options(self.instance_options(), picker.value)
+            return
         if msg["type"] == "error":
             self.creating = False
             self.query_one("#create-error", Static).update(

@@ -81,7 +81,7 @@ class LobbyScreen(ParlorScreen):
             line = Text()
             line.append(env.get("title") or env["id"], style="bold")
             players = players_text(env.get("players", []))
-            line.append(f"  ({players} players)\n", style="dim")
+            line.append(f"  ({players} player{'' if players == '1' else 's'})\n", style="dim")
             line.append(env.get("description", ""), style="italic")
             options.add_option(Option(line, id=env["id"]))
         if self.session.envs:

@@ -1,0 +1,122 @@
+"""SocialMaze instances kept in the database (`parlor maze import FILE`), so that a table can
+play one by its id (`create_table.instance`) and a person can pick one on the create-table
+screen (`list_instances`). A stored instance is our record of it (each kit's JSONL line), its
+content hash and where it came from; a table that plays it copies the whole record into its
+config, so the game's record replays without the database row or the file.
+
+Plain functions on a sqlite3 connection: the CLI calls them on its own connection (beside a
+running server, as `parlor serve invite` does), the server through its store.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+# Envs whose config plays a stored instance (its `instance` setting, one JSONL line).
+TASKS = ("hidden-role", "social-graph", "rating-estimation", "review-decision", "user-profile")
+MAX_LIST = 500
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    content_hash: str
+    record: dict[str, Any]
+    summary: str  # one line for a picker: what the instance is
+
+
+def read_rows(task: str, data: bytes, name: str) -> tuple[list[Row], list[str]]:
+    """The instances of a file in either of the task's formats, as rows, and its problems."""
+    if task == "hidden-role":
+        from engine.hidden_role import dataset
+
+        instances, problems = dataset.parse(data, name)
+        return [Row(i.id, dataset.content_hash(i), dataset.to_record(i),
+                    f"{i.variant}, {i.n} players, {i.rounds} rounds") for i in instances], \
+            [str(p) for p in problems]
+    if task == "social-graph":
+        from engine.social_graph import dataset as sga
+
+        loaded = sga.read(data, name)
+        return [Row(i.id, i.content_hash(), i.to_dict(),
+                    f"{i.difficulty}, {len(i.people)} people, {len(i.queries)} questions")
+                for i in loaded.instances], [str(p) for p in loaded.problems]
+    from engine.dataset_task.files import read
+    from engine.registry import get
+
+    loaded = read(get(task).task, data, name)
+    return [Row(i.id, i.content_hash(), dict(i.record), _summary(i))
+            for i in loaded.instances], [str(p) for p in loaded.problems]
+
+
+def _summary(instance: Any) -> str:
+    """What the instance is about, short: the paper's title, the product, the item."""
+    about = instance.intro or instance.stages[0].items[0].text
+    about = about if len(about) <= 70 else about[:69].rstrip() + "…"
+    kind = f"{instance.kind} query: " if instance.kind else ""
+    return f"{'synthetic ' if instance.synthetic else ''}{kind}{about}"
+
+
+@dataclass
+class Imported:
+    added: int = 0
+    same: int = 0  # already stored with the same content
+    replaced: int = 0
+    conflicts: list[str] | None = None  # ids stored with other content (kept unless replace)
+
+
+def store_rows(conn: sqlite3.Connection, env: str, rows: list[Row], source: str,
+               replace: bool = False) -> Imported:
+    """Store rows under `env` in one transaction. An id already stored with the same content is
+    left as it is; with other content it is a conflict, kept unless `replace`."""
+    done = Imported(conflicts=[])
+    now = time.time()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for row in rows:
+            old = conn.execute("SELECT content_hash FROM maze_instances WHERE env = ? AND id = ?",
+                               (env, row.id)).fetchone()
+            if old is not None and old[0] == row.content_hash:
+                done.same += 1
+                continue
+            if old is not None and not replace:
+                done.conflicts.append(row.id)  # type: ignore[union-attr]
+                continue
+            conn.execute(
+                "INSERT OR REPLACE INTO maze_instances (env, id, content_hash, record, summary, "
+                "source, imported) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (env, row.id, row.content_hash,
+                 json.dumps(row.record, ensure_ascii=False, separators=(",", ":")),
+                 row.summary, source, now))
+            if old is None:
+                done.added += 1
+            else:
+                done.replaced += 1
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return done
+
+
+def list_rows(conn: sqlite3.Connection, env: str, after: str | None = None,
+              limit: int = MAX_LIST) -> tuple[list[dict[str, Any]], str | None]:
+    """The env's stored instances in id order (a page after `after`), and the next page's
+    `after` when there is one."""
+    found = conn.execute(
+        "SELECT id, content_hash, summary, source, imported FROM maze_instances "
+        "WHERE env = ? AND id > ? ORDER BY id LIMIT ?", (env, after or "", limit + 1)).fetchall()
+    page = [{"id": r[0], "content_hash": r[1], "summary": r[2], "source": r[3],
+             "imported": r[4]} for r in found[:limit]]
+    return page, (page[-1]["id"] if len(found) > limit else None)
+
+
+def stored_record(conn: sqlite3.Connection, env: str, instance_id: str) -> str | None:
+    """The stored instance as one JSONL line (a config's `instance`), or None."""
+    row = conn.execute("SELECT record FROM maze_instances WHERE env = ? AND id = ?",
+                       (env, instance_id)).fetchone()
+    return row[0] if row else None
