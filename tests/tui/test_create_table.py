@@ -36,6 +36,9 @@ def test_a_preset_reads_as_words():
     assert describe_config(config) == ("10 rounds, 3 fields, 20 units, 1 communication turn, "
                                        "exact units: no, reward rule: rank, "
                                        "max chat chars 500, R 3")
+    assert describe_config({"difficulty": "hard", "queries": ["pairwise", "group_count"],
+                            "instance": "", "seconds_per_question": 0}) == \
+        "difficulty: hard, queries: pairwise, group_count, seconds per question 0"
 
 
 async def test_presets_are_described_and_an_llm_spec_is_checked_as_typed(embedded):

@@ -40,7 +40,11 @@ def describe_config(config: dict[str, Any]) -> str:
     parts = []
     for key, value in config.items():
         label = plain_label(key).lower() if len(key) > 1 else key
-        if isinstance(value, bool):
+        if value == "" or value is None:  # an unset setting (no imported instance, say)
+            continue
+        if isinstance(value, list):
+            parts.append(f"{label}: {', '.join(map(str, value))}")
+        elif isinstance(value, bool):
             parts.append(f"{label}: {'yes' if value else 'no'}")
         elif isinstance(value, int | float) and key.endswith("s") and not key.startswith(
                 ("max_", "min_")):
