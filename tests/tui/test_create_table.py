@@ -128,3 +128,17 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
                        "the first stage")
         await wait_for_text(pilot, "Quiet Gradients")
         assert app.session.table["config"]["instance"]  # the whole record went to the table
+        text = await wait_for_text(pilot, "After stage 1 of 3")
+        assert "Convincing and clear" not in text  # the reviews come at stage 2
+        for stage, keys in ((2, ["enter"]), (3, ["right", "enter"]), (None, ["enter"])):
+            turn = app.session.turn["turn"]
+            await pilot.press(*keys)  # the picker starts at Accept; → Reject
+            await wait_for(pilot, lambda t=turn: app.session.game_over
+                           or (app.session.awaiting_us and app.session.turn["turn"] != t),
+                           "the next stage")
+            if stage:
+                await wait_for_text(pilot, f"After stage {stage} of 3")
+        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await wait_for_text(pilot, "right: decision Accept")
+        scored = [e for e in app.session.events if e["type"] == "scores"]
+        assert [s["right"] for s in scored[0]["data"]["stages"]] == [True, False, True]
