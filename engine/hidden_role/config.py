@@ -1,6 +1,7 @@
 """Hidden Role Deduction's table settings: a generated puzzle (variant, players, rounds, how
 Player 1's actual role is drawn) or an imported one, carried whole in the config so that the
-game replays from its record without the file it came from."""
+game replays from its record without the file it came from, and how long a person has for each
+round's answer."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from engine.hidden_role.generator import MAX_ROUNDS
 from engine.hidden_role.instance import Instance
 from engine.hidden_role.roles import P1_DISTRIBUTIONS, composition
 
+MAX_SECONDS = 3600
+
 
 @dataclass(frozen=True)
 class HiddenRoleConfig(Config):
@@ -21,8 +24,15 @@ class HiddenRoleConfig(Config):
     rounds: int = 3
     p1: str = "uniform"  # Player 1's actual role: "uniform" 1:1:1:1 or "released" 3:2:60:35
     instance: str = ""  # an imported puzzle, one line of our JSONL format, played as is
+    # Seconds a person has for each round's answer, after which the answer counts as given with
+    # nothing (no criminal named, role Unknown: wrong) and the next round comes; 0: the table's
+    # turn timer and timeout policy apply instead.
+    seconds_per_round: int = 0
 
     def validate(self) -> None:
+        if not 0 <= self.seconds_per_round <= MAX_SECONDS:  # its type is checked on creation
+            raise ConfigError(f"seconds_per_round must be between 0 (the table's timer) and "
+                              f"{MAX_SECONDS}, got {self.seconds_per_round}")
         if self.instance:
             self.puzzle()
             return

@@ -30,6 +30,7 @@ class HiddenRoleEnv(Env):
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
     scripted_bots = "bots.scripted.hidden_role"
     prompt_builder = "bots.prompts.hidden_role:HiddenRolePrompts"
+    widget = "tui.widgets.hidden_role:HiddenRoleGame"  # the statements as a table, by round
     text = text  # render, describe_event
     metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS

@@ -80,6 +80,13 @@ class HiddenRoleGame(Game):
     def default_action(self, seat: int) -> dict[str, str] | None:
         return {"role": UNKNOWN}  # no criminal named: scored wrong, as an unreadable reply
 
+    def pace(self, seat: int) -> float | None:
+        """A person's time for each round's answer when the config sets one
+        (`seconds_per_round`): then an overdue answer is the default one (wrong) and the next
+        round comes."""
+        seconds = self.config.seconds_per_round
+        return float(seconds) if seconds else None
+
     def hidden_setup(self) -> dict[str, Any]:
         p = self.puzzle
         return {"true_roles": {f"Player {i}": r.value for i, r in enumerate(p.roles, 1)},

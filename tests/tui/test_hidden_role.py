@@ -1,17 +1,62 @@
 """A person solves a Hidden Role Deduction puzzle in the TUI, keys only, on the embedded server:
-the paper's worked example (Fig 6) imported as the table's puzzle, statements revealed round by
-round, an answer each round from the form's two pickers, and the result screen with the scores
-by round and the deduction."""
+the paper's worked example (Fig 6) imported as the table's puzzle, shown by the env's own widget
+(tui/widgets/hidden_role.py): the setup line, the statements as a table grouped by round with the
+newest round marked, the person's earlier answers, and an answer each round from the form's two
+pickers; then the result screen with the scores by round, the true roles in the table and the
+deduction."""
 
 from __future__ import annotations
 
 import json
+
+from textual.widgets import Static
 
 from engine.hidden_role.dataset import to_record
 from tests.hidden_role.helpers import FIG6
 from tests.tui.helpers import wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.result import revealed_setup
+from tui.widgets.hidden_role import HiddenRoleGame
+from tui.widgets.hr_statements import HrStatements
+
+# Fig 6's statements as the table reads them: Round | Player | says | claim.
+ROUND_1 = ["1 | Player 1 (you) | Player 3 | is NOT the criminal",
+           "1 | Player 2 | Player 6 | IS the criminal",
+           "1 | Player 3 | Player 1 (you) | IS the criminal",
+           "1 | Player 4 | Player 6 | IS the criminal",
+           "1 | Player 5 | Player 3 | is NOT the criminal",
+           "1 | Player 6 | Player 1 (you) | is NOT the criminal"]
+ROUND_2 = ["2 | Player 1 (you) | Player 3 | is NOT the criminal",
+           "2 | Player 2 | Player 4 | IS the criminal",
+           "2 | Player 3 | Player 5 | is NOT the criminal",
+           "2 | Player 4 | Player 1 (you) | IS the criminal",
+           "2 | Player 5 | Player 6 | is NOT the criminal",
+           "2 | Player 6 | Player 4 | is NOT the criminal"]
+ROUND_3 = ["3 | Player 1 (you) | Player 4 | is NOT the criminal",
+           "3 | Player 2 | Player 6 | IS the criminal",
+           "3 | Player 3 | Player 6 | is NOT the criminal",
+           "3 | Player 4 | Player 3 | is NOT the criminal",
+           "3 | Player 5 | Player 4 | is NOT the criminal",
+           "3 | Player 6 | Player 3 | is NOT the criminal"]
+
+
+def newest(rows: list[str]) -> list[str]:
+    """The newest round as shown: "▸" before the round's number on its first row."""
+    return ["▸ " + rows[0], *rows[1:]]
+
+
+def table_of(app) -> HrStatements:
+    return app.screen.query_one(HiddenRoleGame).query_one(HrStatements)
+
+
+def brief_of(app) -> str:
+    """The widget's setup line and round (or result), unwrapped."""
+    return str(app.screen.query_one(HiddenRoleGame).query_one("#hr-brief", Static).content)
+
+
+async def _table_shows(pilot, app, expected: list[str]) -> None:
+    await wait_for(pilot, lambda: table_of(app).lines() == expected,
+                   f"the statements table to read {expected}")
 
 
 async def _answer(pilot, app, criminal: int, role_steps: int) -> None:
@@ -32,16 +77,38 @@ async def test_a_person_plays_a_puzzle_to_the_end(embedded):
                         config={"instance": json.dumps(to_record(FIG6))})
         await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
                        "our first answer")
-        text = await wait_for_text(pilot, "Player 2 says Player 6 is the criminal.")
-        assert "Investigator." in text and "Round 1 of 3" in text
-        assert "Round 2:" not in text  # later rounds are not shown yet
+        assert app.screen.query(HiddenRoleGame)  # the env's own widget, not the generic one
+        await _table_shows(pilot, app, newest(ROUND_1))  # later rounds are not shown yet
+        text = await wait_for_text(pilot, "Round 1 of 3")
+        assert brief_of(app).startswith(
+            "6 players (3 Investigators, 1 Criminal, 1 Rumormonger, 1 Lunatic), 3 rounds. You "
+            "are Player 1; you were told you are the Investigator.\nRound 1 of 3")
+        assert "After round 1 of 3: who is the criminal" in text  # the form's prompt
+        assert "you said" not in text  # no answers yet
         await _answer(pilot, app, criminal=6, role_steps=0)  # a wrong guess: Player 6, Unknown
-        await wait_for_text(pilot, "Player 2 says Player 4 is the criminal.")  # round 2
+
+        await _table_shows(pilot, app, ROUND_1 + newest(ROUND_2))  # round 1 no longer marked
+        text = await wait_for_text(pilot, "After round 1 you said: criminal Player 6, you are "
+                                          "Unknown")
+        assert "Round 2 of 3" in brief_of(app)
         assert not any(e["type"] in ("answer_scored", "scores") for e in app.session.events)
         await _answer(pilot, app, criminal=2, role_steps=1)  # Player 2, Investigator
+
+        await _table_shows(pilot, app, ROUND_1 + ROUND_2 + newest(ROUND_3))
+        text = await wait_for_text(pilot, "After round 2 you said: criminal Player 2, you are "
+                                          "Investigator")
+        assert "After round 1 you said" in text and "Round 3 of 3" in brief_of(app)
         await _answer(pilot, app, criminal=2, role_steps=1)
+
         await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
         text = await wait_for_text(pilot, "solved")
+        # The final position is the widget again: every speaker's true role, no round marked.
+        assert brief_of(app).endswith("Game over: solved\nThe criminal was Player 2 and Player 1 "
+                                      "was the Investigator.")
+        rows = table_of(app).lines()
+        assert len(rows) == 18 and not any("▸" in r for r in rows)
+        assert rows[0] == "1 | Player 1 (you) · Investigator | Player 3 | is NOT the criminal"
+        assert rows[2] == "1 | Player 3 · Lunatic | Player 1 (you) | IS the criminal"
         reveal = app.screen.query_one("#result-setup")
         reveal.scroll_visible(animate=False)  # the deal and the deduction, further down
         text = await wait_for_text(pilot, "So if you are an Investigator, the criminal is "
