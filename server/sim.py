@@ -179,6 +179,15 @@ class Summary:
         # The env's own aggregation across games (void games left out by the env).
         lines.append(f"{self.env.id} metrics: " + ", ".join(
             f"{name} {_fmt(value)}" for name, value in aggregate.get("overall", {}).items()))
+        # The env's breakdowns (by query kind, Player 1's role, difficulty...), a line a group.
+        for block, groups in aggregate.items():
+            if block in ("overall", "seats") or not isinstance(groups, dict):
+                continue
+            for group, values in groups.items():
+                if isinstance(values, dict):
+                    lines.append(f"  {block} {group}: " + ", ".join(
+                        f"{name} {_fmt(value)}" for name, value in values.items()
+                        if not isinstance(value, dict)))
         return "\n".join(lines)
 
 

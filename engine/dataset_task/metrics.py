@@ -115,7 +115,9 @@ def _accuracy(fold: Fold) -> dict[str, Any]:
     out: dict[str, Any] = {"accuracy": seat.mean("right")}
     out["accuracy_low"], out["accuracy_high"] = \
         wilson_interval(seat.total("right"), seat.count("right")) or (None, None)
-    for name in sorted(seat.to_dict()):
-        if name.startswith("right_stage") or name.endswith("_right"):
+    names = sorted(seat.to_dict())
+    staged = "right_stage2" in names  # one stage: its accuracy is the accuracy
+    for name in names:
+        if (staged and name.startswith("right_stage")) or name.endswith("_right"):
             out[name] = seat.mean(name)
     return out
