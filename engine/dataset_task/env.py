@@ -24,5 +24,6 @@ class DatasetEnv(Env):
     rating = "none"  # scored by accuracy (SocialMaze is a set of tasks, not a contest)
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
     prompt_builder = "bots.prompts.dataset_task:DatasetTaskPrompts"
+    widget = "tui.widgets.dataset_task:DatasetTaskGame"  # the evidence by stage, newest in view
     text = text  # render, describe_event
     metrics = metrics  # game_metrics, aggregate_metrics

@@ -33,3 +33,12 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], what: str) -> No
 async def wait_for_text(pilot: Pilot, needle: str) -> str:
     await wait_for(pilot, lambda: needle in screen_text(pilot.app), repr(needle))
     return screen_text(pilot.app)
+
+
+async def watch(app: App, pilot: Pilot, table_id: str) -> None:
+    """From the lobby, spectate `table_id` and wait for its game screen."""
+    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    app.session.watching = table_id  # type: ignore[attr-defined]
+    app.client.send("spectate", table_id=table_id)  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.view,
+                   "the game, watched")

@@ -10,7 +10,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 from tests.server.conftest import Client
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import screen_text, wait_for, wait_for_text, watch
 from tui.app import ParlorApp
 from tui.session import Session
 from tui.widgets.ballot_form import BallotForm
@@ -296,11 +296,7 @@ async def test_a_spectator_sees_the_public_state_and_no_positions(embedded):
     turn = await alice.wait_for("your_turn", table_id=table_id)
     app = ParlorApp(embedded.url, "carol", server_key="watch")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
-        app.session.watching = table_id
-        app.client.send("spectate", table_id=table_id)
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.view,
-                       "the game, watched")
+        await watch(app, pilot, table_id)
         text = await wait_for_text(pilot, "Positions are private")
         assert "You are watching" in text and "Step 0/2500" in text
         assert "alice alive" in text and "random alive" in text and "Crew tasks" in text
