@@ -59,7 +59,7 @@ def run_export(args: argparse.Namespace) -> int:
     module = FORMATS[args.format][0]
     try:
         envs = _envs(args.format, module.ENVS, args.env)
-        db = _database(args.db)
+        db = database(args.db)
         out = out_path(args.out, args.force, "mindgames.jsonl", db, "the database itself")
         conn = connect(db)
     except Refused as e:
@@ -93,12 +93,12 @@ def _envs(fmt: str, supported: tuple[str, ...], chosen: list[str] | None) -> tup
     return tuple(dict.fromkeys(chosen))
 
 
-def _database(given: str | None) -> Path:
+def database(given: str | None) -> Path:
     from server.cli import default_db
 
     db = (Path(given).expanduser() if given else default_db()).absolute()
     if not db.exists():
-        raise Refused(f"no database at {db}; give the file with --db (an export never "
+        raise Refused(f"no database at {db}; give the file with --db (reading never "
                       f"creates one)")
     if db.is_dir():
         raise Refused(f"{db} is a folder; give the database file with --db (e.g. parlor.db)")

@@ -44,7 +44,7 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="SocialMaze's Hidden Role Deduction and Social Graph Analysis puzzles: check a "
                     "dataset file against our solvers, or generate a reproducible one.")
     commands = p.add_subparsers(dest="maze_command", required=True,
-                                metavar="{solve,generate,import}")
+                                metavar="{solve,generate,import,report}")
     tasks = "|".join(TASKS)
     generated = "|".join((*TASKS, *DATASET_TASKS))
     solve = commands.add_parser(
@@ -98,6 +98,17 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
     imp.add_argument("--replace", action="store_true",
                      help="replace instances stored under the same id with other content")
     imp.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: parlor's)")
+    report = commands.add_parser(
+        "report", help="every finished SocialMaze game in a database, people and models alike",
+        description="Score every finished game of the SocialMaze tasks in a database as the "
+                    "paper scores them, one row per player (people and bots alike) per task and "
+                    "setting: games, accuracy with its 95%% Wilson interval, the task's columns "
+                    "and breakdowns, the baseline of the instances played, and the paper's "
+                    "numbers (its human average among them). Read-only: safe beside a server.")
+    report.add_argument("--task", nargs="+", default=None, metavar="TASK",
+                        help="only these tasks (default: all six)")
+    report.add_argument("--json", default=None, metavar="FILE", help="also write it as JSON")
+    report.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: parlor's)")
     upi = gen.add_argument_group("user-profile options")
     upi.add_argument("--query", metavar="|".join(QUERIES),
                      help="one user's comments, an item's, or mixed (user for an even seed, "
@@ -108,6 +119,10 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_maze(args: argparse.Namespace) -> int:
     if args.maze_command == "solve":
         return run_solve(args)
+    if args.maze_command == "report":
+        from server.maze_report import run_report
+
+        return run_report(args)
     try:
         task = _task(args.task)
         count = _number("--count", args.count, 1)

@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine.evaluation import wilson_interval
 from engine.registry import env_ids, get
 from server.league_runner import GameKey, LeagueError, Match, identities, play_league, run_command
 from server.maze_published import TASKS, Task
+from server.maze_tables import Rows, task_json, task_lines
 from server.policy import BotPolicy
 
 COMMAND = "parlor league maze"
@@ -78,78 +78,24 @@ def _task_and_spec(text: str, tasks: list[str]) -> tuple[str | None, str]:
 @dataclass
 class Report:
     plan: Plan
-    rows: dict[str, list[tuple[str, int, dict[str, Any]]]]  # task -> (model, games, aggregate)
+    rows: dict[str, Rows]  # task -> (model, games, aggregate)
     played: int
     seconds: float
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"tasks": {}, "played_now": self.played,
-                               "wall_seconds": round(self.seconds, 1)}
-        for task in self.plan.tasks:
-            models = {}
-            for model, games, aggregate in self.rows[task.env]:
-                overall = aggregate["overall"]
-                models[model] = {"games": games, "accuracy": overall.get(task.headline),
-                                 "accuracy_95": _interval(overall.get(task.headline), games),
-                                 **{k: overall.get(k) for k in task.columns},
-                                 **({task.baseline[0]: overall.get(task.baseline[0])}
-                                    if task.baseline else {}),
-                                 "by_role": aggregate.get("roles"),
-                                 "by_kind": aggregate.get("kinds")}
-            out["tasks"][task.env] = {"preset": self.plan.presets[task.env],
-                                      "headline": task.headline_label, "models": models,
-                                      "published": task.published, "published_on": task.note}
-        return out
+        return {"tasks": {task.env: task_json(task, self.plan.presets[task.env],
+                                              self.rows[task.env])
+                          for task in self.plan.tasks},
+                "played_now": self.played, "wall_seconds": round(self.seconds, 1)}
 
     def render(self) -> str:
         lines = [f"SocialMaze tasks: {self.plan.instances} instances each (seeds "
                  f"{self.plan.seed}..{self.plan.seed + self.plan.instances - 1})"]
         for task in self.plan.tasks:
-            lines += ["", f"{task.env} ({self.plan.presets[task.env]}): {task.headline_label}"]
-            head = f"{'model':<32}{'games':>6} {'accuracy [95% CI]':>20}" + "".join(
-                f"{title:>9}" for title in task.columns.values())
-            lines.append(head)
-            for model, games, aggregate in self.rows[task.env]:
-                overall = aggregate["overall"]
-                lines.append(f"{model:<32}{games:>6} "
-                             f"{_pct(overall.get(task.headline), games):>20}" + "".join(
-                                 f"{_share(overall.get(k)):>9}" for k in task.columns))
-                if aggregate.get("kinds"):
-                    lines.append("  by query kind: " + "; ".join(
-                        f"{kind} {_share(k.get('accuracy'))} of {k['games']}"
-                        for kind, k in aggregate["kinds"].items()))
-                if aggregate.get("roles"):
-                    lines.append("  by Player 1's role: " + "; ".join(
-                        f"{role} {_share(r.get(task.headline))} of {r['games']}"
-                        for role, r in aggregate["roles"].items()))
-            if task.baseline and self.rows[task.env]:
-                key, what = task.baseline
-                overall = self.rows[task.env][0][2]["overall"]
-                lines.append(f"  baseline on these instances: {what}: {_share(overall.get(key))}")
-            paper = ", ".join(f"{m} {v:.1f}%" for m, v in task.published.items() if v is not None)
-            lines.append(f"  paper (Table 8, {task.note}): {paper}")
-            if task.breakdown:
-                lines.append(f"  paper, {task.breakdown_title}: " + "; ".join(
-                    f"{m} {'/'.join(f'{v:.1f}' for v in r)}" for m, r in task.breakdown.items()))
+            lines += ["", *task_lines(task, self.plan.presets[task.env], self.rows[task.env])]
         lines.append(f"{self.played} games played now, the rest from the store; wall time "
                      f"{self.seconds:.1f} s")
         return "\n".join(lines)
-
-
-def _interval(rate: float | None, games: int) -> list[float] | None:
-    found = wilson_interval(rate * games, games) if rate is not None and games else None
-    return list(found) if found else None
-
-
-def _share(value: Any) -> str:
-    return f"{value:.1%}" if isinstance(value, (int, float)) else "—"
-
-
-def _pct(rate: float | None, games: int) -> str:
-    interval = _interval(rate, games)
-    if rate is None or interval is None:
-        return "—"
-    return f"{rate:.1%} [{interval[0]:.0%}-{interval[1]:.0%}]"
 
 
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
@@ -163,7 +109,7 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
         return match.env_id, match.seed, (known[match.env_id, match.specs[0]],)
 
     found, played = await play_league(args, plan.tag, matches, key, policy)
-    rows: dict[str, list[tuple[str, int, dict[str, Any]]]] = {}
+    rows: dict[str, Rows] = {}
     for task in plan.tasks:
         env = get(task.env)
         for model in plan.models[task.env]:
