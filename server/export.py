@@ -7,6 +7,7 @@ half file under FILE: server/outfile.py). One line on stderr says what was writt
 
 Formats (each a module that yields rows from a read-only connection):
 - mindgames: one row per player trajectory, spec mindgames §10 (server/export_mindgames.py).
+- socialmaze: one row per answer given in the six SocialMaze tasks (server/export_socialmaze.py).
 
 Bad input exits 2 with one line naming the problem and the valid choices.
 """
@@ -21,7 +22,7 @@ from typing import IO, Any
 
 from engine.core import UnknownEnvError
 from engine.registry import env_ids, get
-from server import export_mindgames
+from server import export_mindgames, export_socialmaze
 from server.jsontext import dumps
 from server.outfile import Refused, out_path, write_out
 
@@ -30,6 +31,10 @@ FORMATS: dict[str, tuple[Any, str]] = {
     "mindgames": (export_mindgames, "one JSON line per player trajectory (MindGames §10): "
                                     "game, seat, identity, opponents, rewards, each turn's "
                                     "observation and action"),
+    "socialmaze": (export_socialmaze, "one JSON line per SocialMaze answer, people's and "
+                                      "models' alike: game, instance id and hash, player, "
+                                      "which answer, the answer, the expected one, right or "
+                                      "not, the decision's time"),
 }
 MIN_SCHEMA = 4  # the first schema with every column an export reads (actions.category, fatal)
 
@@ -47,7 +52,8 @@ def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
     p.add_argument("--env", action="extend", nargs="+", default=None, metavar="ENV",
                    help="only these environments (repeatable; default: every environment of "
-                        "the format: " + ", ".join(export_mindgames.ENVS) + " for mindgames)")
+                        "the format: " + ", ".join(export_mindgames.ENVS) + " for mindgames; "
+                        + ", ".join(export_socialmaze.ENVS) + " for socialmaze)")
     p.add_argument("--out", default="-", metavar="FILE",
                    help="file to write, e.g. saves/mindgames.jsonl; '-' (the default) writes "
                         "to stdout. An existing file is refused unless --force")

@@ -250,4 +250,5 @@ def test_an_unknown_format_is_refused_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["export", "--format", "csv"])
     assert exit_.value.code == 2
-    assert "invalid choice: 'csv' (choose from 'mindgames')" in capsys.readouterr().err
+    assert "invalid choice: 'csv' (choose from 'mindgames', 'socialmaze')" in \
+        capsys.readouterr().err
