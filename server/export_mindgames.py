@@ -63,13 +63,20 @@ def games(conn: sqlite3.Connection, envs: tuple[str, ...]) -> Iterator[sqlite3.R
         after = page[-1]["id"]
 
 
+def finished(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
+             ) -> Iterator[sqlite3.Row]:
+    """The finished games of `envs`; `tally` counts the void and unfinished ones skipped."""
+    for g in games(conn, envs):
+        if g["status"] == "finished":
+            yield g
+        else:
+            tally.skipped["void" if g["status"] == "void" else "unfinished"] += 1
+
+
 def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
          ) -> Iterator[dict[str, Any]]:
     """The dataset's rows, game by game, seat by seat; `tally` counts what was skipped."""
-    for g in games(conn, envs):
-        if g["status"] != "finished":
-            tally.skipped["void" if g["status"] == "void" else "unfinished"] += 1
-            continue
+    for g in finished(conn, envs, tally):
         seats = conn.execute("SELECT seat, identity, status, reward FROM seats WHERE "
                              "game_id = ? ORDER BY seat", (g["id"],)).fetchall()
         try:

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from server.export_mindgames import Tally, games
+from server.export_mindgames import Tally, finished
 
 ENVS = ("find-the-spy", "hidden-role", "rating-estimation", "review-decision", "social-graph",
         "user-profile")
@@ -31,10 +31,7 @@ __all__ = ["ENVS", "Tally", "rows"]
 
 def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
          ) -> Iterator[dict[str, Any]]:
-    for g in games(conn, envs):
-        if g["status"] != "finished":
-            tally.skipped["void" if g["status"] == "void" else "unfinished"] += 1
-            continue
+    for g in finished(conn, envs, tally):
         tally.games += 1
         for row in _answers(conn, g):
             tally.rows += 1
