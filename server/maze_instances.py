@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # Envs whose config plays a stored instance (its `instance` setting, one JSONL line).
@@ -66,14 +66,14 @@ class Imported:
     added: int = 0
     same: int = 0  # already stored with the same content
     replaced: int = 0
-    conflicts: list[str] | None = None  # ids stored with other content (kept unless replace)
+    conflicts: list[str] = field(default_factory=list)  # ids stored with other content, kept
 
 
 def store_rows(conn: sqlite3.Connection, env: str, rows: list[Row], source: str,
                replace: bool = False) -> Imported:
     """Store rows under `env` in one transaction. An id already stored with the same content is
     left as it is; with other content it is a conflict, kept unless `replace`."""
-    done = Imported(conflicts=[])
+    done = Imported()
     now = time.time()
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -84,7 +84,7 @@ def store_rows(conn: sqlite3.Connection, env: str, rows: list[Row], source: str,
                 done.same += 1
                 continue
             if old is not None and not replace:
-                done.conflicts.append(row.id)  # type: ignore[union-attr]
+                done.conflicts.append(row.id)
                 continue
             conn.execute(
                 "INSERT OR REPLACE INTO maze_instances (env, id, content_hash, record, summary, "
