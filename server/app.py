@@ -21,7 +21,14 @@ from websockets.protocol import State
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
 from engine.config import field_names
-from engine.core import ConfigError, EngineError, GameOverError, NotYourTurnError, UnknownEnvError
+from engine.core import (
+    ConfigError,
+    EngineError,
+    Env,
+    GameOverError,
+    NotYourTurnError,
+    UnknownEnvError,
+)
 from engine.registry import all_envs, get
 from server import accounts, admin, maze_instances, names
 from server import protocol as p
@@ -84,6 +91,14 @@ class Connection:
             log.warning("dropping a client more than %s bytes behind", self.max_unsent)
             ws.transport.abort()
             raise ConnectionClosedError(None, None)
+
+
+def known_env(env_id: str, ref: Any) -> Env:
+    """The env of a request; `unknown_env` naming the valid ones otherwise."""
+    try:
+        return get(env_id)
+    except UnknownEnvError as e:
+        raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
 
 
 class Server:
@@ -367,10 +382,7 @@ class Server:
     async def _stored_instance(self, env_id: str, instance_id: str,
                                overrides: Mapping[str, Any], ref: Any) -> str:
         """The record of a stored SocialMaze instance, for a table's `instance` setting."""
-        try:
-            env = get(env_id)
-        except UnknownEnvError as e:
-            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
+        env = known_env(env_id, ref)
         if "instance" not in field_names(env.Config):
             raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
         if "instance" in overrides:
@@ -387,10 +399,7 @@ class Server:
         return record
 
     async def _on_list_instances(self, conn: Connection, req: p.Request) -> None:
-        try:
-            env = get(req["env"])
-        except UnknownEnvError as e:
-            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
+        env = known_env(req["env"], req.id)
         assert self.store is not None
         page, more = await self.store.read_with(lambda c: maze_instances.list_rows(
             c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST))
@@ -437,10 +446,7 @@ class Server:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
         A spec may name a role or side ("impostor=SPEC"): see server/seating.py. Bots must be
         allowed by the host's policy; `player` (the creator) is held to its LLM seat limits."""
-        try:
-            env = get(env_id)
-        except UnknownEnvError as e:
-            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), ref) from None
+        env = known_env(env_id, ref)
         for i, spec in enumerate(specs):
             if not isinstance(spec, str):
                 raise p.ProtocolError(p.BAD_SEAT, f"seat {i} must be a string spec", ref)
@@ -713,10 +719,7 @@ class Server:
         await self.reply(conn, {**msg, "ref": req.id})
 
     async def _on_leaderboard(self, conn: Connection, req: p.Request) -> None:
-        try:
-            env = get(req["env"])
-        except UnknownEnvError as e:
-            raise p.ProtocolError(p.UNKNOWN_ENV, str(e), req.id) from None
+        env = known_env(req["env"], req.id)
         assert self.store is not None
         rows = await self.store.leaderboard(env.id)
         await self.reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
