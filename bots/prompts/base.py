@@ -160,3 +160,19 @@ class PromptBuilder:
         read = f" was read as {verdict.read_as}, which" if verdict.read_as else ""
         return (f"Your answer{read} is not allowed: {verdict.message}. "
                 f"Answer again with a legal move{fmt}.")
+
+
+class AnswerPrompts(PromptBuilder):
+    """For the puzzles scored as the paper scores a model's reply (the SocialMaze tasks): every
+    reply is an answer, read by the env itself (its last answer line); one without a readable
+    answer scores wrong, so nothing is checked here and nothing is asked again."""
+
+    def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        return "answer"
+
+    def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
+        return strip_reasoning(reply)
+
+    def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
+              ) -> Verdict | None:
+        return None

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from bots.prompts.base import AnswerPrompts
 
 
-class DatasetTaskPrompts(PromptBuilder):
+class DatasetTaskPrompts(AnswerPrompts):
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         task = self.env.task  # type: ignore[attr-defined]
         stages = view["public"]["stages"]
@@ -25,16 +25,6 @@ class DatasetTaskPrompts(PromptBuilder):
                      "asked for counts, so write it once, at the end.")
         return "\n".join(lines)
 
-    def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return "answer"
-
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         task = self.env.task  # type: ignore[attr-defined]
         return f"{legal.get('prompt', '')}\n{task.instructions()}"
-
-    def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return strip_reasoning(reply)
-
-    def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
-              ) -> Verdict | None:
-        return None  # every reply is an answer; one without a readable answer scores wrong

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from bots.prompts.base import AnswerPrompts
 from engine.hidden_role.rules import ANSWER_SYNTAX
 
 
-class HiddenRolePrompts(PromptBuilder):
+class HiddenRolePrompts(AnswerPrompts):
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         pub = view["public"]
         return "\n".join([
@@ -40,16 +40,6 @@ class HiddenRolePrompts(PromptBuilder):
             "Lunatic or Unknown. Only the last such lines of your reply count.",
         ])
 
-    def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return "answer"
-
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         return (f"{legal.get('prompt', '')} You may reason first; end your reply with the two "
                 f"answer lines, e.g.\n{ANSWER_SYNTAX.replace('. ', '.' + chr(10))}")
-
-    def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return strip_reasoning(reply)
-
-    def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
-              ) -> Verdict | None:
-        return None  # every reply is an answer; one without the answer lines scores wrong

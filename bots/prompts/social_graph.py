@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from bots.prompts.base import AnswerPrompts
 from engine.social_graph.queries import Kind, answer_instructions
 from engine.social_graph.text import RULES
 
 
-class SocialGraphPrompts(PromptBuilder):
+class SocialGraphPrompts(AnswerPrompts):
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         pub = view["public"]
         return "\n".join([
@@ -27,16 +27,6 @@ class SocialGraphPrompts(PromptBuilder):
             "`Final Answer:` counts, so write exactly one, at the end, in the format asked for.",
         ])
 
-    def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return "answer"
-
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         kind = Kind(view["public"]["question"]["kind"])
         return f"{legal.get('prompt', '')}\n{answer_instructions(kind)}"
-
-    def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        return strip_reasoning(reply)
-
-    def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
-              ) -> Verdict | None:
-        return None  # every reply is an answer; one without a readable answer scores wrong
