@@ -63,6 +63,26 @@ class Loaded(NamedTuple):
     problems: list[Problem]
 
 
+def json_lines(data: bytes, name: str) -> tuple[list[tuple[int, int, Any]], list[Problem]]:
+    """The records of JSON Lines as (index from 1, line number, decoded JSON), blank lines
+    skipped, and a Problem per line that is not UTF-8 JSON (each line decoded on its own, so
+    broken bytes cost only their line)."""
+    entries: list[tuple[int, int, Any]] = []
+    problems: list[Problem] = []
+    index = 0
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        index += 1
+        try:
+            entries.append((index, number, json.loads(raw.decode("utf-8"))))
+        except UnicodeDecodeError as error:
+            problems.append(Problem(name, index, None, "<record>", not_utf8(error), number))
+        except json.JSONDecodeError as error:
+            problems.append(Problem(name, index, None, "<record>", json_error(error), number))
+    return entries, problems
+
+
 def load_file(path: str | Path, read: Callable[[bytes, str], Loaded]) -> Loaded:
     """`read(content, name)` on a file; a file that cannot be read (missing, a folder, not
     allowed) gives no instances and one Problem for the whole file, never an exception."""

@@ -17,7 +17,7 @@ from engine.instance_files import (
     FieldError,
     Loaded,
     Problem,
-    json_error,
+    json_lines,
     json_list,
     load_file,
     not_utf8,
@@ -59,21 +59,8 @@ def build(task: DatasetTask, entries: Iterable[tuple[int, int | None, Any]], nam
 
 
 def read_jsonl(task: DatasetTask, data: bytes, name: str = "<jsonl>") -> Loaded:
-    """Our JSONL: each line decoded on its own (broken bytes cost only their line); blank lines
-    skipped."""
-    entries: list[tuple[int, int | None, Any]] = []
-    problems: list[Problem] = []
-    index = 0
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        index += 1
-        try:
-            entries.append((index, number, json.loads(raw.decode("utf-8"))))
-        except UnicodeDecodeError as error:
-            problems.append(Problem(name, index, None, "<record>", not_utf8(error), number))
-        except json.JSONDecodeError as error:
-            problems.append(Problem(name, index, None, "<record>", json_error(error), number))
+    """Our JSONL (engine.instance_files.json_lines): broken lines cost only themselves."""
+    entries, problems = json_lines(data, name)
     loaded = build(task, entries, name)
     return Loaded(loaded.instances, sorted(problems + loaded.problems,
                                            key=lambda p: p.index or 0))

@@ -21,9 +21,8 @@ from engine.instance_files import (
     FieldError,
     Loaded,
     Problem,
-    json_error,
+    json_lines,
     load_file,
-    not_utf8,
 )
 from engine.social_graph.instance import (
     FORMAT,
@@ -63,27 +62,16 @@ def read_jsonl(data: bytes, name: str = "<jsonl>", *, check_answers: bool = True
     """Instances from our JSONL format, plus a Problem (naming `name`) per line that could not be
     used. Blank lines are skipped. Each line is decoded on its own, so one line of broken bytes
     costs only that instance. `check_answers`: see instance_from_dict."""
+    entries, problems = json_lines(data, name)
     instances: list[Instance] = []
-    problems: list[Problem] = []
-    index = 0
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        index += 1
-        record = None
+    for index, number, record in entries:
         try:
-            record = json.loads(raw.decode("utf-8"))
             instances.append(instance_from_dict(record, check_answers=check_answers))
-        except UnicodeDecodeError as error:
-            problems.append(Problem(name, index, None, "<record>", not_utf8(error), number))
-        except json.JSONDecodeError as error:
-            problems.append(Problem(name, index, None, "<record>", json_error(error),
-                                    number))
         except FieldError as error:
             stated = record.get("id") if isinstance(record, dict) else None
             problems.append(Problem(name, index, stated if isinstance(stated, str) else None,
                                     error.field, error.message, number))
-    return Loaded(instances, problems)
+    return Loaded(instances, sorted(problems, key=lambda p: p.index or 0))
 
 
 def read(data: bytes, name: str = "<data>", *, check_answers: bool = True) -> Loaded:
