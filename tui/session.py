@@ -390,6 +390,21 @@ class Session:
         return {"table_id": self.table["id"], "since": since, "limit": HISTORY_PAGE}
 
     @property
+    def public(self) -> dict[str, Any]:
+        """The public part of the latest view ({} before any)."""
+        return (self.view or {}).get("public") or {}
+
+    @property
+    def private(self) -> dict[str, Any]:
+        """Our seat's private part of the latest view ({} for a spectator)."""
+        return ((self.view or {}).get("private") or {}) if self.seat is not None else {}
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: the view says so, or game_over came."""
+        return bool(self.public.get("over") or self.game_over)
+
+    @property
     def awaiting_us(self) -> bool:
         """Whether the server waits for our decision and we have not answered yet."""
         return (self.turn is not None and self.game_over is None

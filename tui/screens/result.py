@@ -28,7 +28,7 @@ def revealed_setup(session: Session) -> dict[str, Any] | None:
     over = session.game_over or {}
     if isinstance(over.get("setup"), dict):
         return over["setup"]
-    public = (session.view or {}).get("public") or {}
+    public = session.public
     if isinstance(public.get("setup"), dict):
         return public["setup"]
     event = next((e for e in reversed(session.events) if e.get("type") == "setup_revealed"), None)

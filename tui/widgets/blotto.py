@@ -22,14 +22,13 @@ class BlottoGame(EnvWidget):
         yield BlottoHistory(id="blotto-history")
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
-        private: dict[str, Any] = view.get("private") or {}
+        public = session.public
+        private = session.private
         seat = session.seat
         form = self.query_one(AllocationForm)
         history = public.get("history") or []
         self.query_one(BlottoHistory).show(history, seat, session.seat_name)
-        over = bool(public.get("over") or session.game_over)
+        over = session.over
         form.display = seat is not None and not over  # nothing to allocate: no form
         if not form.display and form.has_focus:
             form.blur()  # its keys (Submit) leave the footer with it

@@ -43,11 +43,10 @@ class CodenamesGame(EnvWidget):
         yield CnHistory(id="cn-history")
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
+        public = session.public
         me = session.seat
-        private: dict[str, Any] = (view.get("private") or {}) if me is not None else {}
-        over = bool(public.get("over") or session.game_over)
+        private = session.private
+        over = session.over
         legal = session.legal
         kind = legal.get("kind") if legal else None
         words = list(public.get("words") or [])

@@ -42,11 +42,10 @@ class DatasetTaskGame(EnvWidget):
         yield ActionForm(id="ds-form")
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
+        public = session.public
         seat = session.seat
-        private: dict[str, Any] = (view.get("private") or {}) if seat is not None else {}
-        over = bool(public.get("over") or session.game_over)
+        private = session.private
+        over = session.over
         stages = int(public.get("stages") or 1)
         self.query_one("#ds-brief", Static).update(brief(public, session, over))
         self.query_one(DsEvidence).show(public.get("evidence") or [], stages, over=over)

@@ -4,7 +4,6 @@ Short enough for 80 columns; it wraps to a second line rather than cut anything.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -31,7 +30,7 @@ class GameHeader(Static):
     def show(self, session: Session) -> None:
         self._session = session
         table = session.table or {}
-        public: dict[str, Any] = (session.view or {}).get("public") or {}
+        public = session.public
         text = Text()
         text.append(f" {table.get('title') or table.get('env', 'Game')} ", style="bold reverse")
         parts: list[Text] = []

@@ -32,11 +32,10 @@ class HiddenRoleGame(EnvWidget):
         yield ActionForm(id="hr-form")
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
+        public = session.public
         seat = session.seat
-        private: dict[str, Any] = (view.get("private") or {}) if seat is not None else {}
-        over = bool(public.get("over") or session.game_over)
+        private = session.private
+        over = session.over
         setup = revealed(public, session) if over else {}
         me = "you" if seat is not None else "solver"
         self.query_one("#hr-brief", Static).update(brief(public, session, over, setup))

@@ -29,9 +29,8 @@ class IpdGame(EnvWidget):
         yield IpdHistory(id="ipd-history")
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
-        playing = session.seat is not None and not (public.get("over") or session.game_over)
+        public = session.public
+        playing = session.seat is not None and not session.over
         self.query_one("#ipd-brief", Static).update(_brief(public, session))
         self.query_one(ChatLog).show(session.events, session.seat_name, session.seat)
         self.query_one(IpdHistory).show(public, session.seat, session.seat_name)

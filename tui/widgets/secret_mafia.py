@@ -53,11 +53,10 @@ class SecretMafiaGame(EnvWidget):
         self.query_one("#sm-side").can_focus = False
 
     def show(self, session: Session) -> None:
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
+        public = session.public
         me = session.seat
-        private: dict[str, Any] = (view.get("private") or {}) if me is not None else {}
-        over = bool(public.get("over") or session.game_over)
+        private = session.private
+        over = session.over
         legal = session.legal if not over else None
         task = private.get("task") if legal else None
         name = session.seat_name

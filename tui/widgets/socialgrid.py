@@ -78,11 +78,10 @@ class SocialGridGame(EnvWidget, can_focus=True):
     # -- the game as the server shows it ----------------------------------------------------
     def show(self, session: Session) -> None:
         self.session = session
-        view = session.view or {}
-        public: dict[str, Any] = view.get("public") or {}
+        public = session.public
         me = session.seat
-        private: dict[str, Any] = (view.get("private") or {}) if me is not None else {}
-        over = bool(public.get("over") or session.game_over)
+        private = session.private
+        over = session.over
         alive = me is not None and private.get("status") == "alive" and not over
         phase = public.get("phase")
         voting = alive and phase == "vote"
