@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import App, ComposeResult
+from textual.widgets import Input, OptionList
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, wait_for
 from tui.widgets.action_form import ActionForm, check_form
 
 
@@ -26,12 +27,32 @@ class FormHost(App):
         self.sent.append(event.action)
 
 
+async def built(pilot, app: App) -> ActionForm:
+    """Wait until the form's inputs are built and focused: keys pressed before would be lost."""
+    form = app.query_one(ActionForm)
+    await wait_for(pilot, lambda: form.ready, "the form's inputs")
+    return form
+
+
+async def test_the_form_says_when_the_inputs_for_a_new_legal_are_in_and_focused():
+    app = FormHost({"kind": "text", "prompt": "Say something"})
+    async with app.run_test() as pilot:
+        form = await built(pilot, app)
+        assert isinstance(app.focused, Input) and form.ready
+        form.show({"kind": "choice", "prompt": "Vote", "options": [{"id": "1", "label": "P1"}]})
+        assert not form.ready  # rebuilt a moment later
+        await built(pilot, app)
+        assert isinstance(app.focused, OptionList) and not form.query(Input)
+        form.show({"kind": "choice", "prompt": "Vote", "options": [{"id": "1", "label": "P1"}]})
+        assert form.ready  # the same legal again: nothing to rebuild
+
+
 async def test_choice_space_becomes_an_option_list():
     legal = {"kind": "choice", "prompt": "Vote", "options": [{"id": "1", "label": "Player 1"},
                                                              {"id": "2", "label": "Player 2"}]}
     app = FormHost(legal)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         assert "Player 2" in screen_text(app)
         await pilot.press("down", "enter")
         assert app.sent == [{"choice": "2"}]
@@ -40,7 +61,7 @@ async def test_choice_space_becomes_an_option_list():
 async def test_text_space_becomes_an_input():
     app = FormHost({"kind": "text", "prompt": "Say something", "max_chars": 50})
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("enter")  # empty: refused
         assert app.sent == [] and "type something" in screen_text(app)
         await pilot.press(*"hi all", "enter")
@@ -56,7 +77,7 @@ async def test_form_space_checks_bounds_and_constraints_before_sending():
                                      {"id": "defect", "label": "defect"}]}]}
     app = FormHost(legal)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("4", "tab", "3", "tab", "right", "ctrl+s")
         assert app.sent == [] and "exceeds 5" in screen_text(app)
         await pilot.press("shift+tab", "backspace", "1", "enter")

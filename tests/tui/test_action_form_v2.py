@@ -7,7 +7,7 @@ from typing import Any
 from textual.widgets import Checkbox, Input
 
 from tests.tui.helpers import screen_text
-from tests.tui.test_action_form import FormHost
+from tests.tui.test_action_form import FormHost, built
 from tui.widgets.action_form import check_field, check_form
 
 ROOMS = [{"id": "cafeteria", "label": "Cafeteria"}, {"id": "admin", "label": "Admin"},
@@ -28,7 +28,7 @@ MOVES = {"kind": "choice", "prompt": "Your move", "options": [
 async def test_an_option_without_argument_is_sent_at_once():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         assert "Message" not in screen_text(app)  # no argument shown for WAIT
         await pilot.press("enter")
         assert app.sent == [{"choice": "WAIT"}]
@@ -37,7 +37,7 @@ async def test_an_option_without_argument_is_sent_at_once():
 async def test_speak_asks_for_its_message_then_sends_choice_and_arg():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("down")
         await pilot.pause()
         assert "Message" in screen_text(app)  # the argument shows under the highlighted option
@@ -52,7 +52,7 @@ async def test_speak_asks_for_its_message_then_sends_choice_and_arg():
 async def test_ctrl_s_on_the_list_checks_the_argument():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("down", "ctrl+s")
         assert app.sent == [] and "needs some text" in screen_text(app)
         assert isinstance(app.focused, Input)  # the focus went where the problem is
@@ -61,7 +61,7 @@ async def test_ctrl_s_on_the_list_checks_the_argument():
 async def test_an_argument_that_is_a_choice_uses_left_and_right():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         assert "Cafeteria" in screen_text(app)
@@ -72,7 +72,7 @@ async def test_an_argument_that_is_a_choice_uses_left_and_right():
 async def test_an_optional_argument_may_be_left_empty():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("down", "down", "down", "enter", "enter")
         assert app.sent == [{"choice": "SKIP"}]
         await pilot.press(*"tired", "enter")
@@ -82,7 +82,7 @@ async def test_an_optional_argument_may_be_left_empty():
 async def test_a_float_argument_is_checked_against_its_bounds():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("up", "enter", *"3", "enter")  # up wraps to the last option: BID
         assert app.sent == [] and "at most 2.5" in screen_text(app)
         await pilot.press("backspace", *"1.25", "enter")
@@ -92,7 +92,7 @@ async def test_a_float_argument_is_checked_against_its_bounds():
 async def test_leaving_an_argument_for_another_option_sends_that_option():
     app = FormHost(MOVES)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("down", "enter", *"hi", "shift+tab", "up")
         await pilot.pause()
         assert "Message" not in screen_text(app)
@@ -113,7 +113,7 @@ FORM = {"kind": "form", "prompt": "Place your bet", "fields": [
 async def test_float_bool_and_optional_fields():
     app = FormHost(FORM)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         text = screen_text(app)
         assert "Probability [0.0..1.0]" in text and "Stake (optional)" in text
         assert "(none)" in text
@@ -137,7 +137,7 @@ async def test_a_form_with_only_a_checkbox_and_a_cycler_submits_on_enter():
         {"name": "who", "label": "Who", "kind": "choice", "options": ROOMS}]}
     app = FormHost(legal)
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await built(pilot, app)
         await pilot.press("space", "tab", "right", "enter")
         assert app.sent == [{"accuse": True, "who": "admin"}]
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import (
+    answered,
+    on_screen,
+    our_turn_or_end,
+    screen_text,
+    wait_for,
+    wait_for_text,
+)
 from tui.app import ParlorApp
 from tui.widgets.allocation_form import AllocationForm
 
@@ -63,15 +70,10 @@ async def test_exact_total_is_required_when_the_env_says_so():
         assert app.sent == [{"A": 7, "B": 7, "C": 6}]
 
 
-def _round(app: App) -> int:
-    public = (app.session.view or {}).get("public") or {}
-    return int(public.get("round", 0))
-
-
 async def test_full_blotto_game_against_a_bot_with_keys_only(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         ids = [e["id"] for e in app.session.envs]
         await pilot.press(*["down"] * ids.index("colonel-blotto"), "n")
         await wait_for_text(pilot, "New table: Colonel Blotto")
@@ -90,30 +92,24 @@ async def test_full_blotto_game_against_a_bot_with_keys_only(embedded):
                 break
             await pilot.press("right")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        await on_screen(pilot, app, "game")
         seats = app.session.table["seats"]
         assert [s["kind"] for s in seats] == ["human", "bot"]
         assert seats[1]["identity"] == expected_bot
 
         moves = 0
-        while app.screen.KIND == "game":
-            await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
-                           "our turn or the end")
-            if app.session.game_over:
-                break
-            before = _round(app)
+        while (turn := await our_turn_or_end(pilot, app)) is not None:
             # Move one unit from the selected field to the next one, then submit.
             await pilot.press("down", "right", "up", "enter")
             moves += 1
-            await wait_for(pilot, lambda b=before: _round(app) > b or app.session.game_over
-                           or not app.session.awaiting_us, "the answer to be taken")
+            await answered(pilot, app, turn)
             if moves == 1:
                 await wait_for(pilot, lambda: app.session.game_over or len(
                     app.session.view["public"]["history"]) >= 1, "round 1 resolved")
                 history = app.session.view["public"]["history"]
                 assert history[0]["allocations"][0] == {"A": 6, "B": 8, "C": 6}
                 assert "A6 B8 C6" in screen_text(app)  # the history table shows our move
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, "Rewards")
         over = app.session.game_over
         rewards = over["result"]["rewards"]
@@ -123,4 +119,4 @@ async def test_full_blotto_game_against_a_bot_with_keys_only(embedded):
         assert mine in row  # our reward, read off the result screen
         assert app.session.in_our_names(over["result"]["reason"])[:40] in text.replace("\n", " ")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
+        await on_screen(pilot, app, "lobby")

@@ -4,7 +4,14 @@ live legality check (an illegal clue is refused before it is sent) at 120x40."""
 
 from __future__ import annotations
 
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import (
+    on_screen,
+    our_turn,
+    our_turn_or_end,
+    screen_text,
+    wait_for,
+    wait_for_text,
+)
 from tui.app import ParlorApp
 
 BOTS = ["scripted:spymaster", "scripted:agent", "scripted:agent", "scripted:agent"]
@@ -18,12 +25,11 @@ def _unique_prefix(word: str, others: list[str]) -> str:
 
 
 async def _seated(pilot, app, seat: int, seed: int) -> None:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     seats = [*BOTS]
     seats[seat] = "human"
     app.client.send("create_table", env="codenames", seats=seats, join_seat=seat, seed=seed)
-    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                   "our turn")
+    await our_turn(pilot, app)
 
 
 async def test_an_operative_guesses_by_typing_then_passes(embedded):
@@ -39,7 +45,6 @@ async def test_an_operative_guesses_by_typing_then_passes(embedded):
         await pilot.press(*prefix)
         await wait_for_text(pilot, f"typed: {prefix}")
         assert "Guess" in screen_text(app) and "^p Pass" in screen_text(app)
-        turn = app.session.turn["turn"]
         await pilot.press("enter")
         index = public["words"].index(target)
         await wait_for(pilot, lambda: (app.session.view or {}).get("public", {})
@@ -48,9 +53,7 @@ async def test_an_operative_guesses_by_typing_then_passes(embedded):
         await wait_for_text(pilot, f"{target}{'✓' if label == 'red' else '✗'}")  # history
         assert label != "red"  # seed 3: the last hidden word is neutral, so the turn ended
         # Our next decision (a further guess, or the next red turn's first): ctrl+p passes.
-        await wait_for(pilot, lambda: app.session.game_over or (
-            app.session.awaiting_us and app.session.turn["turn"] != turn), "our next decision")
-        if not app.session.game_over:
+        if await our_turn_or_end(pilot, app) is not None:
             red_turn = app.session.view["public"]["turn"]
             await pilot.press("ctrl+p")
             await wait_for(pilot, lambda: any(

@@ -6,7 +6,7 @@ import asyncio
 import socket
 
 from tests.tui.fake_server import FakeServer, serve_fake
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import on_screen, wait_for_text
 from tui.app import ParlorApp
 
 
@@ -27,7 +27,7 @@ async def test_unreachable_server_shows_error_then_retry_connects():
         fake = FakeServer()
         async with serve_fake(fake, port):
             await pilot.press("r")
-            await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby after retry")
+            await on_screen(pilot, app, "lobby")
         assert fake.received[0] == {"type": "hello", "name": "tester"}
 
 
@@ -37,13 +37,13 @@ async def test_lost_connection_shows_notice_and_reconnects_with_token():
     async with serve_fake(fake, port):
         app = ParlorApp(f"ws://127.0.0.1:{port}", "tester")
         async with app.run_test(size=(100, 30)) as pilot:
-            await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+            await on_screen(pilot, app, "lobby")
             assert fake.ws is not None
             await fake.ws.close()
             text = await wait_for_text(pilot, "Could not connect")
             assert "connection" in text.lower() or "closed" in text.lower()
             await pilot.press("r")
-            await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby again")
+            await on_screen(pilot, app, "lobby")
             hellos = [m for m in fake.received if m["type"] == "hello"]
             assert hellos[-1].get("token") == "tok"  # the identity from the first welcome
             await asyncio.sleep(0)

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import answer, on_screen, our_turn, screen_text, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.create_table import describe_config
 
 
 async def open_form(app: ParlorApp, pilot: Pilot, env: str) -> None:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     ids = [e["id"] for e in app.session.envs]
     await pilot.press(*["down"] * ids.index(env), "n")
-    await wait_for(pilot, lambda: app.screen.KIND == "create", "the new-table form")
+    await on_screen(pilot, app, "create")
 
 
 def line_with(app: ParlorApp, needle: str) -> str:
@@ -83,7 +83,7 @@ async def test_moving_the_person_to_seat_1_seats_you_there(embedded):
         await pilot.press("up")
         await cycle_to(pilot, app, "Seat 0", "random")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        await on_screen(pilot, app, "game")
         assert app.session.seat == 1
         seats = app.session.table["seats"]
         assert [s["kind"] for s in seats] == ["bot", "human"]
@@ -124,21 +124,16 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
         await pilot.press("down", "down")  # players, instance
         await cycle_to(pilot, app, "Instance", "or-17 — Quiet Gradients")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "the first stage")
+        await our_turn(pilot, app)
         await wait_for_text(pilot, "Quiet Gradients")
         assert app.session.table["config"]["instance"]  # the whole record went to the table
         text = await wait_for_text(pilot, "After stage 1 of 3")
         assert "Convincing and clear" not in text  # the reviews come at stage 2
         for stage, keys in ((2, ["enter"]), (3, ["right", "enter"]), (None, ["enter"])):
-            turn = app.session.turn["turn"]
-            await pilot.press(*keys)  # the picker starts at Accept; → Reject
-            await wait_for(pilot, lambda t=turn: app.session.game_over
-                           or (app.session.awaiting_us and app.session.turn["turn"] != t),
-                           "the next stage")
+            await answer(pilot, app, *keys)  # the picker starts at Accept; → Reject
             if stage:
                 await wait_for_text(pilot, f"After stage {stage} of 3")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         await wait_for_text(pilot, "right: decision Accept")
         scored = [e for e in app.session.events if e["type"] == "scores"]
         assert [s["right"] for s in scored[0]["data"]["stages"]] == [True, False, True]

@@ -16,7 +16,15 @@ import pytest
 from engine.registry import get
 from tests.dataset_task.test_game import PAPER
 from tests.server.conftest import Client
-from tests.tui.helpers import screen_text, wait_for, wait_for_text, watch
+from tests.tui.helpers import (
+    answer,
+    on_screen,
+    our_turn,
+    screen_text,
+    wait_for,
+    wait_for_text,
+    watch,
+)
 from tui.app import ParlorApp
 from tui.widgets.action_form import ActionForm
 from tui.widgets.dataset_task import DatasetTaskGame
@@ -50,16 +58,6 @@ def header(stage: int, title: str, stages: int = 3, new: bool = True) -> str:
     return f"Stage {stage} of {stages} · {title}" + ("  ▸ new" if new else "")
 
 
-async def _answer(pilot, app, *keys: str) -> None:
-    """Press `keys` on our turn, then wait for the answer to be taken."""
-    await wait_for(pilot, lambda: app.session.awaiting_us, "our turn")
-    turn = app.session.turn["turn"]
-    await pilot.press(*keys)
-    await wait_for(pilot, lambda: app.session.game_over is not None
-                   or (app.session.awaiting_us and app.session.turn["turn"] != turn),
-                   "the answer to be taken")
-
-
 async def _pages_keep_the_form_focused(pilot, app, needle: str) -> None:
     """PgUp scrolls the evidence up (the row holding `needle` moves down or off the screen)
     and PgDn back, while the focus stays on the form's picker."""
@@ -80,14 +78,14 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
     truth = review.presets["paper"].make(SEED).answer["decision"]
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="review-decision", seats=["human"], join_seat=0,
                         seed=SEED)
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "the first stage")
+        await our_turn(pilot, app)
         assert app.screen.query(DatasetTaskGame)  # the kit's own widget, not the generic one
         picks = ["Accept", "Reject", truth]
         for stage in (1, 2, 3):
+            await our_turn(pilot, app)
             text = await wait_for_text(pilot, header(stage, REVIEW_TITLES[stage - 1]))
             lines = widget_lines(app)
             assert lines[0].startswith("Review Decision Prediction · synthetic sample (Parlor "
@@ -119,9 +117,9 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
                 await _pages_keep_the_form_focused(pilot, app, header(3, REVIEW_TITLES[2]))
             # the picker starts at Accept; → Reject
             keys = {"Accept": ["enter"], "Reject": ["right", "enter"]}[picks[stage - 1]]
-            await _answer(pilot, app, *keys)
+            await answer(pilot, app, *keys)
 
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, f"right: decision {truth}")
         assert "Final position" in text
         position = app.screen.query_one(DatasetTaskGame)
@@ -138,22 +136,21 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
 async def test_a_paper_from_a_file_shows_its_source_and_stages(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="review-decision", seats=["human"], join_seat=0,
                         config={"instance": json.dumps(PAPER)})
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "the first stage")
+        await our_turn(pilot, app)
         text = await wait_for_text(pilot, "Review Decision Prediction · source: hand-written")
         assert "Title: Counting Sheep Faster" in text
-        await _answer(pilot, app, "enter")
-        await _answer(pilot, app, "right", "enter")
+        await answer(pilot, app, "enter")
+        await answer(pilot, app, "right", "enter")
         text = await wait_for_text(pilot, header(3, "Rebuttal and discussion"))
         assert "Authors: We added two datasets." in text
         assert "Reviewer 1: My concerns remain." in text
         assert "After stage 1 you said: Accept" in text
         assert "After stage 2 you said: Reject" in text
-        await _answer(pilot, app, "right", "enter")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await answer(pilot, app, "right", "enter")
+        await on_screen(pilot, app, "result")
         await wait_for_text(pilot, "right: decision Reject")
 
 
@@ -167,11 +164,10 @@ async def test_a_user_profile_is_answered_with_both_pickers(embedded, age_keys, 
     truth = get("user-profile").presets["paper"].make(SEED).answer
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="user-profile", seats=["human"], join_seat=0,
                         seed=SEED)
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "the question")
+        await our_turn(pilot, app)
         text = await wait_for_text(pilot, "Age Group")
         lines = widget_lines(app)
         assert lines[0] == "User Profile Inference · synthetic sample (Parlor generator)"
@@ -184,9 +180,9 @@ async def test_a_user_profile_is_answered_with_both_pickers(embedded, age_keys, 
         await wait_for_text(pilot, f"‹ {chosen['age_group']} ›")
         await pilot.press("tab", *gender_keys)
         await wait_for_text(pilot, f"‹ {chosen['gender']} ›")
-        await _answer(pilot, app, "enter")
+        await answer(pilot, app, "enter")
 
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         right = chosen == truth
         expected = f"age group {truth['age_group']}, gender {truth['gender']}"
         reason = f"right: {expected}" if right else f"wrong: the answer was {expected}"

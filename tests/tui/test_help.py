@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.tui.fake_server import FakeServer, serve_fake
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import on_screen, screen_text, showing, wait_for, wait_for_text
 from tests.tui.test_result_screen import play_blotto
 from tui.app import ParlorApp
 from tui.screens.help import HelpScreen, open_help
@@ -33,12 +33,13 @@ class RulesServer(FakeServer):
 
 
 def help_open(app: ParlorApp) -> bool:
-    return isinstance(app.screen, HelpScreen)
+    """The help window is in front, mounted (its keys work)."""
+    return isinstance(app.screen, HelpScreen) and app.screen.is_mounted
 
 
 def shown(app: ParlorApp, kind: str) -> bool:
     """`kind` is the screen in front (help reports the KIND of the screen under it)."""
-    return not help_open(app) and app.screen.KIND == kind
+    return not isinstance(app.screen, HelpScreen) and showing(app, kind)
 
 
 async def test_help_on_the_result_screen_lists_its_keys_and_the_rules():
@@ -71,7 +72,7 @@ async def test_help_for_a_game_without_rules_says_so_and_help_works_from_the_lob
     async with serve_fake(fake):
         app = ParlorApp(fake.url, "ada")
         async with app.run_test(size=(140, 45)) as pilot:
-            await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+            await on_screen(pilot, app, "lobby")
             open_help(app.screen, "three-player-ipd")  # what the lobby's ? will call
             text = await wait_for_text(pilot, "Help — Lobby")
             assert "New table" in text and "Leaderboard" in text and "Refresh" in text
@@ -86,9 +87,9 @@ async def test_help_for_a_game_without_rules_says_so_and_help_works_from_the_lob
 async def test_f1_opens_help_on_the_new_table_form_while_typing_a_spec(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.screen.KIND == "create", "the new-table form")
+        await on_screen(pilot, app, "create")
         env = app.screen.env
         await pilot.press("down", "down", "down")  # players, seat 0, seat 1
         for _ in range(12):
@@ -118,7 +119,7 @@ async def test_f1_opens_help_on_the_new_table_form_while_typing_a_spec(embedded)
 async def test_the_screen_under_help_keeps_up_with_the_server(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         lobby = app.screen
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: help_open(app), "the help window")

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from engine.hidden_role.dataset import to_record
 from tests.hidden_role.helpers import FIG6
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import answer, on_screen, our_turn, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.result import revealed_setup
 from tui.widgets.hidden_role import HiddenRoleGame
@@ -62,21 +62,16 @@ async def _table_shows(pilot, app, expected: list[str]) -> None:
 async def _answer(pilot, app, criminal: int, role_steps: int) -> None:
     """Pick Player `criminal` (the picker starts at Player 1) and the role `role_steps` to the
     right of Unknown (the role picker's start), then enter."""
-    await wait_for(pilot, lambda: app.session.awaiting_us, "our turn")
-    turn = app.session.turn["turn"]
-    await pilot.press(*["right"] * (criminal - 1), "tab", *["right"] * role_steps, "enter")
-    await wait_for(pilot, lambda: not app.session.awaiting_us or app.session.game_over
-                   or app.session.turn["turn"] != turn, "the answer to be taken")
+    await answer(pilot, app, *["right"] * (criminal - 1), "tab", *["right"] * role_steps, "enter")
 
 
 async def test_a_person_plays_a_puzzle_to_the_end(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="hidden-role", seats=["human"], join_seat=0,
                         config={"instance": json.dumps(to_record(FIG6))})
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "our first answer")
+        await our_turn(pilot, app)
         assert app.screen.query(HiddenRoleGame)  # the env's own widget, not the generic one
         await _table_shows(pilot, app, newest(ROUND_1))  # later rounds are not shown yet
         text = await wait_for_text(pilot, "Round 1 of 3")
@@ -100,7 +95,7 @@ async def test_a_person_plays_a_puzzle_to_the_end(embedded):
         assert "After round 1 you said" in text and "Round 3 of 3" in brief_of(app)
         await _answer(pilot, app, criminal=2, role_steps=1)
 
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, "solved")
         # The final position is the widget again: every speaker's true role, no round marked.
         assert brief_of(app).endswith("Game over: solved\nThe criminal was Player 2 and Player 1 "

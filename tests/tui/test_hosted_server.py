@@ -13,7 +13,7 @@ from server.admin import kick
 from server.app import Server
 from server.limits import UNLIMITED
 from server.store import Store
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import on_screen, wait_for, wait_for_text
 from tui.app import ParlorApp
 
 
@@ -57,24 +57,24 @@ async def test_a_newcomer_joins_over_wss_with_an_invite(tls_server):
     app = ParlorApp(tls_server.url, "ada", server_key="tls-test", invite=code,
                     cafile=tls_server.ca_file)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
     # Back later with the token the server gave: the spent code no longer matters.
     again = ParlorApp(tls_server.url, "ada", server_key="tls-test", invite=code,
                       cafile=tls_server.ca_file)
     async with again.run_test() as pilot:
-        await wait_for(pilot, lambda: again.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, again, "lobby")
 
 
 async def test_a_person_the_host_removes_is_told_and_back_in_the_lobby(tls_server):
     app = ParlorApp(tls_server.url, "bob", server_key="tls-test", invite=invite(tls_server),
                     cafile=tls_server.ca_file)
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="colonel-blotto", seats=["human", "human"],
                         join_seat=0)
-        await wait_for(pilot, lambda: app.screen.KIND == "table", "the waiting room")
+        await on_screen(pilot, app, "table")
         table = next(iter(tls_server.tables.values()))
         await kick(tls_server, table, 0, "testing", None)
         await wait_for(pilot, lambda: any(n.message == "You were removed by the host: testing."
                                           for n in app._notifications), "the notice")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")

@@ -4,37 +4,37 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import (
+    answered,
+    on_screen,
+    our_turn,
+    our_turn_or_end,
+    wait_for,
+    wait_for_text,
+)
 from tui.app import ParlorApp
 
 
 async def test_full_ipd_game_against_two_bots(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 45)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         ids = [e["id"] for e in app.session.envs]
         await pilot.press(*["down"] * ids.index("three-player-ipd"), "n")
         await wait_for_text(pilot, "New table: Three-player")
         await pilot.press("ctrl+s")  # default preset; you in seat 0, bots in seats 1 and 2
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        await on_screen(pilot, app, "game")
         assert [s["kind"] for s in app.session.table["seats"]] == ["human", "bot", "bot"]
         chats = decisions = 0
-        while app.screen.KIND == "game":
-            await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
-                           "our turn or the end")
-            if app.session.game_over:
-                break
-            turn = app.session.turn["turn"]
-            if app.session.legal["kind"] == "text":
+        while (turn := await our_turn_or_end(pilot, app)) is not None:
+            if turn["legal"]["kind"] == "text":
                 chats += 1
                 await pilot.press(*f"hello {chats}", "enter")
             else:
                 decisions += 1
                 await pilot.press("d", "enter")  # defect on the first opponent
-            await wait_for(pilot, lambda t=turn: app.session.game_over or not
-                           app.session.awaiting_us or app.session.turn["turn"] != t,
-                           "the server to take our move")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+            await answered(pilot, app, turn)
+        await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, "Rewards")
         over = app.session.game_over
         assert set(over["result"]["rewards"]) == {"0", "1", "2"}
@@ -52,12 +52,11 @@ async def test_full_ipd_game_against_two_bots(embedded):
 async def test_leave_game_works_while_the_chat_line_has_focus(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 45)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="three-player-ipd", seats=["human", "random", "random"],
                         join_seat=0, seed=5)
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us
-                       and app.session.legal["kind"] == "text", "our chat turn")
-        await wait_for(pilot, lambda: isinstance(app.focused, Input), "the chat line's focus")
+        assert (await our_turn(pilot, app))["legal"]["kind"] == "text"  # the chat comes first
+        assert isinstance(app.focused, Input)  # the chat line
         text = await wait_for_text(pilot, "^l Leave game")  # the footer names the key
         assert "^x" not in text
         await pilot.press(*"half a thou")
@@ -65,16 +64,16 @@ async def test_leave_game_works_while_the_chat_line_has_focus(embedded):
         assert app.screen.KIND == "game" and app.focused.value == "half a thou"
         table_id = app.session.table["id"]
         await pilot.press("ctrl+l")  # asks first: leaving a started game is resigning it
-        await wait_for(pilot, lambda: app.screen.KIND == "confirm", "the question")
+        await on_screen(pilot, app, "confirm")
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "back in the game")
+        await on_screen(pilot, app, "game")
         assert app.focused.value == "half a thou"
         await pilot.press("ctrl+l")
-        await wait_for(pilot, lambda: app.screen.KIND == "confirm", "the question")
+        await on_screen(pilot, app, "confirm")
         await pilot.press("y")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result after leaving")
+        await on_screen(pilot, app, "result")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby after leaving")
+        await on_screen(pilot, app, "lobby")
         assert app.session.table is None
         app.client.send("list_tables")
         await wait_for(pilot, lambda: any(t["id"] == table_id for t in app.session.tables),

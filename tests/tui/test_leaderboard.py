@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.core import GameRecord, Result
 from server.store import Store
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import on_screen, screen_text, wait_for_text
 from tui.app import ParlorApp
 
 
@@ -48,13 +48,13 @@ async def test_store_counts_wins_draws_and_losses_per_identity(tmp_path):
 async def test_the_leaderboard_shows_each_bots_record_and_what_rating_means(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         for seed in (1, 2):  # two games between server bots, played without us
             app.client.send("create_table", env="colonel-blotto", preset="small",
                             seats=["random", "scripted:adaptive"], seed=seed)
         ids = [e["id"] for e in app.session.envs]
         await pilot.press(*["down"] * ids.index("colonel-blotto"), "l")
-        await wait_for(pilot, lambda: app.screen.KIND == "leaderboard", "the leaderboard")
+        await on_screen(pilot, app, "leaderboard")
         board = app.session.leaderboards
         for _ in range(100):  # ask again (r) until both games are rated
             await pilot.press("r")
@@ -77,4 +77,4 @@ async def test_the_leaderboard_shows_each_bots_record_and_what_rating_means(embe
         await pilot.press("right")  # the next game: nothing rated yet
         await wait_for_text(pilot, "No rated games of")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
+        await on_screen(pilot, app, "lobby")

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from tests.fakes import FakeOpenAI
 from tests.fakes.seating import FAST, example_responder
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import (
+    answer_until_the_end,
+    on_screen,
+    screen_text,
+    wait_for,
+    wait_for_text,
+)
 from tui.app import ParlorApp
 
 
@@ -13,7 +19,7 @@ async def test_typed_llm_spec_takes_a_seat_and_the_game_finishes(embedded):
         spec = f"openai-compatible:fake-model@{fake.base_url}?{FAST}"
         app = ParlorApp(embedded.url, "tester")
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+            await on_screen(pilot, app, "lobby")
             ids = [e["id"] for e in app.session.envs]
             await pilot.press(*["down"] * ids.index("colonel-blotto"), "n")
             await wait_for_text(pilot, "New table: Colonel Blotto")
@@ -32,18 +38,10 @@ async def test_typed_llm_spec_takes_a_seat_and_the_game_finishes(embedded):
             await pilot.press("down")
             await pilot.press(*spec)
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+            await on_screen(pilot, app, "game")
             assert app.session.table["seats"][1]["identity"] == spec.split("?")[0]
-            while not app.session.game_over:
-                await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
-                               "our turn or the end")
-                if app.session.awaiting_us:
-                    turn = app.session.turn["turn"]
-                    await pilot.press("enter")
-                    await wait_for(pilot, lambda t=turn: app.session.game_over or
-                                   not app.session.awaiting_us or app.session.turn["turn"] != t,
-                                   "our move taken")
-            await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+            await answer_until_the_end(pilot, app, "enter")
+            await on_screen(pilot, app, "result")
             await wait_for_text(pilot, "Rewards")
             assert not app.session.game_over["result"]["void"]
         assert len(fake.completion_requests) >= 3
@@ -52,13 +50,13 @@ async def test_typed_llm_spec_takes_a_seat_and_the_game_finishes(embedded):
 async def test_keys_pressed_while_a_table_is_created_make_one_table(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         await pilot.press("n")
         await wait_for_text(pilot, "New table:")
         screen = app.screen
         for _ in range(3):  # keys typed ahead of the server's answer, as over a slow link
             screen.action_create()
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+        await on_screen(pilot, app, "game")
         await pilot.pause(0.3)
         app.client.send("list_tables")
         await wait_for(pilot, lambda: len(app.session.tables) >= 1, "the table list")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import on_screen, screen_text, wait_for, wait_for_text
 from tui.app import ParlorApp
 
 
 async def test_lobby_lists_the_servers_envs(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         text = await wait_for_text(pilot, "Colonel Blotto")
         envs = app.session.envs
         assert {e["id"] for e in envs} >= {"colonel-blotto"}
@@ -22,10 +22,10 @@ async def test_lobby_lists_the_servers_envs(embedded):
         assert "tester" in text  # the name we connected with
         # The leaderboard opens from the lobby with a key and returns with Escape.
         await pilot.press("l")
-        await wait_for(pilot, lambda: app.screen.KIND == "leaderboard", "the leaderboard")
+        await on_screen(pilot, app, "leaderboard")
         await wait_for_text(pilot, "Leaderboard")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
+        await on_screen(pilot, app, "lobby")
         assert "New table" in screen_text(app)  # keys are listed in the footer
 
 
@@ -36,7 +36,7 @@ async def test_tab_reaches_every_list_and_finished_tables_stay_apart(embedded):
 
     app = ParlorApp(embedded.url, "dan")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         await wait_for_text(pilot, "No tables yet")  # the empty lobby says what to do
         erin = await Client.connect(embedded.url, "erin")
         done = await erin.request("create_table", env="colonel-blotto",
@@ -62,6 +62,6 @@ async def test_tab_reaches_every_list_and_finished_tables_stay_apart(embedded):
                        "the notice that the game has ended")
         assert app.session.table is None and app.screen.KIND == "lobby"
         await pilot.press("shift+tab", "j")
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "the game at the live table")
+        await on_screen(pilot, app, "game")
         assert app.session.table["id"] == live_id and app.session.seat == 1
         await erin.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import on_screen, wait_for_text
 from tui.app import ParlorApp
 from tui.tokens import load_token, token_file
 
@@ -13,13 +13,13 @@ from tui.tokens import load_token, token_file
 async def test_the_name_survives_a_restart_and_cannot_be_taken(embedded):
     first = ParlorApp(embedded.url, "ada", server_key="local:test")
     async with first.run_test() as pilot:
-        await wait_for(pilot, lambda: first.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, first, "lobby")
         token = first.session.player["token"]
     assert load_token("local:test", "ada") == token
 
     again = ParlorApp(embedded.url, "ada", server_key="local:test")
     async with again.run_test() as pilot:
-        await wait_for(pilot, lambda: again.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, again, "lobby")
         assert again.session.player == {"id": "human:ada", "name": "ada", "token": token}
 
     stranger = ParlorApp(embedded.url, "ada", server_key="elsewhere")
@@ -34,7 +34,7 @@ async def test_two_people_on_one_machine_keep_a_name_each(embedded):
     for name in ("alice", "bob", "alice", "bob"):
         app = ParlorApp(embedded.url, name, server_key="local:shared")
         async with app.run_test() as pilot:
-            await wait_for(pilot, lambda app=app: app.screen.KIND == "lobby", "the lobby")
+            await on_screen(pilot, app, "lobby")
             await wait_for_text(pilot, f"you are {name}")
             player = app.session.player
             assert player["name"] == name
@@ -49,7 +49,7 @@ async def test_a_token_file_from_before_names_were_kept_apart_still_works(embedd
     not taken over by it."""
     first = ParlorApp(embedded.url, "carol", server_key="local:old")
     async with first.run_test() as pilot:
-        await wait_for(pilot, lambda: first.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, first, "lobby")
         token = first.session.player["token"]
     token_file().write_text(json.dumps({"local:old": token}))  # the old shape
     dave = ParlorApp(embedded.url, "dave", server_key="local:old")

@@ -8,25 +8,17 @@ import re
 from textual.pilot import Pilot
 
 from tests.tui.fake_server import FakeServer, serve_fake
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import answer_until_the_end, on_screen, wait_for_text
 from tui.app import ParlorApp
 
 
 async def play_blotto(app: ParlorApp, pilot: Pilot) -> None:
     """Create a small Blotto table against `random` and submit the default split every round."""
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     app.client.send("create_table", env="colonel-blotto", preset="small",
                     seats=["human", "random"], join_seat=0, seed=3)
-    while not app.session.game_over:
-        await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
-                       "our turn or the end")
-        if app.session.awaiting_us:
-            turn = app.session.turn["turn"]
-            await pilot.press("enter")
-            await wait_for(pilot, lambda t=turn: app.session.game_over or not
-                           app.session.awaiting_us or app.session.turn["turn"] != t,
-                           "our move taken")
-    await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+    await answer_until_the_end(pilot, app, "enter")
+    await on_screen(pilot, app, "result")
 
 
 def flat(text: str) -> str:
@@ -66,7 +58,7 @@ async def test_after_a_blotto_game_the_result_reads_in_words(embedded):
         await pilot.press("pagedown", "pagedown")
         await wait_for_text(pilot, "Nothing was hidden in this game.")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
+        await on_screen(pilot, app, "lobby")
 
 
 async def test_a_second_game_shows_the_rating_move_and_fits_80_by_24(embedded):
@@ -82,10 +74,10 @@ async def test_a_second_game_shows_the_rating_move_and_fits_80_by_24(embedded):
         assert expected in flat(text)
         assert "Back to lobby" in text and "Leaderboard" in text and "Help" in text
         await pilot.press("l")  # the leaderboard of this game, and back
-        await wait_for(pilot, lambda: app.screen.KIND == "leaderboard", "the leaderboard")
+        await on_screen(pilot, app, "leaderboard")
         await wait_for_text(pilot, "tester")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result again")
+        await on_screen(pilot, app, "result")
 
 
 class RevealingServer(FakeServer):

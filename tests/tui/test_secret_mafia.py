@@ -4,7 +4,7 @@ the embedded server: three speeches, then a vote from the picker of valid target
 from __future__ import annotations
 
 from engine.registry import get
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import answer, on_screen, our_turn, our_turn_or_end, wait_for, wait_for_text
 from tui.app import ParlorApp
 
 # Seat 0 is a Villager at this seed, and the server's bots (seeded from it) kill someone else on
@@ -14,16 +14,15 @@ SEATS = ["human"] + ["scripted:agent"] * 5
 
 
 async def _start(pilot, app) -> None:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     app.client.send("create_table", env="secret-mafia", seats=SEATS, join_seat=0, seed=SEED)
-    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                   "our first turn")
+    await our_turn(pilot, app)
 
 
 async def _our_turn(pilot, app) -> str:
-    await wait_for(pilot, lambda: app.session.awaiting_us or app.session.game_over,
-                   "our turn or the end")
-    return app.session.legal["kind"] if app.session.legal else "over"
+    """The kind of our next decision (its inputs ready), or "over"."""
+    turn = await our_turn_or_end(pilot, app)
+    return turn["legal"]["kind"] if turn else "over"
 
 
 async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
@@ -39,10 +38,7 @@ async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
         assert "Mafia" not in view["private"].get("teammates", [])  # a villager has none
         for n in range(3):  # one speech per discussion round
             assert await _our_turn(pilot, app) == "text"
-            turn = app.session.turn["turn"]
-            await pilot.press(*f"speech {n + 1}", "enter")
-            await wait_for(pilot, lambda t=turn: not app.session.awaiting_us
-                           or app.session.turn["turn"] != t, "the speech to be taken")
+            await answer(pilot, app, *f"speech {n + 1}", "enter")
         assert await _our_turn(pilot, app) == "choice"
         text = await wait_for_text(pilot, "Your vote — eliminate:")
         assert "Votes today:" in text  # who voted whom so far, in the panel
@@ -60,7 +56,7 @@ async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
         result = next(e for e in app.session.events if e["type"] == "vote_result")["data"]
         assert {"seat": 0, "target": chosen} in result["votes"]
         # At this seed the day's vote ends the game: the result screen reveals every role.
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, "Detective")
         assert "Doctor" in text and "the Mafia win" in text
 
@@ -70,10 +66,7 @@ async def test_the_picker_and_panel_fit_80_by_24(embedded):
     async with app.run_test(size=(80, 24)) as pilot:
         await _start(pilot, app)
         while await _our_turn(pilot, app) == "text":
-            turn = app.session.turn["turn"]
-            await pilot.press("enter")  # keep quiet
-            await wait_for(pilot, lambda t=turn: not app.session.awaiting_us
-                           or app.session.turn["turn"] != t, "the turn to pass")
+            await answer(pilot, app, "enter")  # keep quiet
         text = await wait_for_text(pilot, "Your vote — eliminate:")
         assert app.screen.has_class("-narrow")
         first = app.session.legal["options"][0]["id"]
@@ -86,10 +79,9 @@ async def test_a_mafia_member_votes_at_night_with_a_note_to_the_teammate(embedde
         == "Mafia"
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="secret-mafia", seats=SEATS, join_seat=0, seed=seed)
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "our night vote")
+        await our_turn(pilot, app)
         assert app.session.legal["kind"] == "form"
         text = await wait_for_text(pilot, "Tonight's victim")
         assert "Night 1" in text and "Fellow Mafia" in text

@@ -6,20 +6,11 @@ result screen with the scores, the right answers and the groups."""
 from __future__ import annotations
 
 from tests.social_graph.test_env import example_line
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import answer, on_screen, our_turn, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.result import revealed_setup
 
 KEYS = {",": "comma", " ": "space"}
-
-
-async def _answer(pilot, app, *keys: str) -> None:
-    """Press `keys` on the form of the question asked now (its first field has the focus)."""
-    await wait_for(pilot, lambda: app.session.awaiting_us, "our turn")
-    turn = app.session.turn["turn"]
-    await pilot.press(*keys)
-    await wait_for(pilot, lambda: not app.session.awaiting_us or app.session.game_over
-                   or app.session.turn["turn"] != turn, "the answer to be taken")
 
 
 def typed(text: str) -> list[str]:
@@ -29,23 +20,22 @@ def typed(text: str) -> list[str]:
 async def test_a_person_answers_every_question_and_sees_the_result(embedded):
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         app.client.send("create_table", env="social-graph", seats=["human"], join_seat=0,
                         config={"instance": example_line()})
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "our first question")
+        await our_turn(pilot, app)
         text = await wait_for_text(pilot, "Question 1 of 4: Are G and H on good terms?")
         assert "C and H are on bad terms." in text and "E and G are on bad terms." in text
         assert "Question 2" not in text  # one question at a time
-        await _answer(pilot, app, "right", "enter")  # the picker starts at Yes: No
+        await answer(pilot, app, "right", "enter")  # the picker starts at Yes: No
         await wait_for_text(pilot, "Question 2 of 4: Who is on good terms with B?")
         assert not any(e["type"] in ("answer_scored", "scores") for e in app.session.events)
-        await _answer(pilot, app, *typed("g, f, d c,a"), "enter")  # any order and separators
+        await answer(pilot, app, *typed("g, f, d c,a"), "enter")  # any order and separators
         await wait_for_text(pilot, "Question 3 of 4")
-        await _answer(pilot, app, "3", "enter")  # wrong: there are 2 groups
+        await answer(pilot, app, "3", "enter")  # wrong: there are 2 groups
         await wait_for_text(pilot, "Question 4 of 4")
-        await _answer(pilot, app, "1", "6", "tab", "1", "2", "enter")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await answer(pilot, app, "1", "6", "tab", "1", "2", "enter")
+        await on_screen(pilot, app, "result")
         await wait_for_text(pilot, "3 of 4 questions right")
         reveal = app.screen.query_one("#result-setup")
         reveal.scroll_visible(animate=False)  # the groups and the answers, further down

@@ -10,7 +10,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 from tests.server.conftest import Client
-from tests.tui.helpers import screen_text, wait_for, wait_for_text, watch
+from tests.tui.helpers import on_screen, our_turn, screen_text, wait_for, wait_for_text, watch
 from tui.app import ParlorApp
 from tui.session import Session
 from tui.widgets.ballot_form import BallotForm
@@ -210,18 +210,19 @@ def _mine(app: ParlorApp) -> dict[str, Any]:
 
 
 async def _play(pilot, app: ParlorApp, key: str) -> None:
-    """Press an action's key and wait for the step it starts to be resolved."""
+    """Press an action's key and wait for the step it starts to be resolved and our next
+    decision's keys to work."""
     step = _public(app)["step"]
     await pilot.press(key)
-    await wait_for(pilot, lambda: app.session.awaiting_us and (
-        _public(app)["step"] > step or _public(app)["phase"] == "vote"), f"the step after {key}")
+    await wait_for(pilot, lambda: _public(app)["step"] > step or _public(app)["phase"] == "vote",
+                   f"the step after {key}")
+    await our_turn(pilot, app)
 
 
 async def _open(pilot, app: ParlorApp, **create: Any) -> None:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     app.client.send("create_table", env="socialgrid", join_seat=0, **create)
-    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                   "our first step")
+    await our_turn(pilot, app)
 
 
 async def test_a_person_walks_to_a_task_by_the_oracles_hint_and_does_it(embedded):
@@ -282,7 +283,7 @@ async def test_a_person_votes_at_a_meeting_with_the_ballot(embedded):
         vote = _public(app)["last_vote"]
         assert vote["votes"]["0"] == 1
         assert _mine(app)["trust"] == {"1": 0.2}
-        await wait_for(pilot, lambda: app.session.awaiting_us, "the next step")
+        await our_turn(pilot, app)  # the next step
         assert _public(app)["phase"] == "tasks" and app.screen.query_one(GridMap).display
         assert isinstance(app.focused, SocialGridGame)  # the step keys work again
         await _play(pilot, app, "full_stop")

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from websockets.asyncio.client import connect
 
 from server.protocol import decode_server_message, encode, request
-from tests.tui.helpers import wait_for, wait_for_text
+from tests.tui.helpers import on_screen, our_turn, showing, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.session import CATCH_UP, HISTORY_PAGE, MAX_GAP
 from tui.widgets.transcript import CAUGHT_UP, EARLIER, Transcript
@@ -30,10 +30,10 @@ def _flat(lines: list[str]) -> str:
 
 
 async def _new_blotto_table(pilot: Pilot, app: ParlorApp, **config: int) -> str:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     app.client.send("create_table", env="colonel-blotto", preset="small", config=config,
                     seats=["human", "random"], join_seat=0, seed=11)
-    await wait_for(pilot, lambda: app.screen.KIND == "game", "the game screen")
+    await on_screen(pilot, app, "game")
     return app.session.table["id"]
 
 
@@ -46,10 +46,10 @@ async def test_the_transcript_shows_each_server_line_once(embedded):
     async with app.run_test(size=SIZE) as pilot:
         await _new_blotto_table(pilot, app, win_rounds=5)  # all five rounds are played
         for played in (1, 2):
-            await wait_for(pilot, lambda: app.session.awaiting_us, "our turn")
+            await our_turn(pilot, app)
             await pilot.press("enter")  # the even split
             await wait_for(pilot, lambda p=played: _resolved(app) >= p, f"round {played}")
-        await wait_for(pilot, lambda: app.session.awaiting_us, "round 3 open")
+        await our_turn(pilot, app)  # round 3 open
         for _ in range(3):  # renders with nothing new add nothing
             app.screen.render_session()
         await pilot.pause()
@@ -77,8 +77,7 @@ async def test_earlier_events_key_after_a_resume(embedded):
     app = ParlorApp(embedded.url, "ann", server_key="resume-test")
     async with app.run_test(size=SIZE) as pilot:
         # Back on the server, the TUI finds our seat and resumes the game by itself.
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                       "the resumed game")
+        await our_turn(pilot, app)
         s = app.session
         await wait_for(pilot, lambda: s.events and _flat(_lines(app)) == _flat(
             [e["text"] for e in s.events]), "the recent lines")
@@ -139,12 +138,12 @@ async def _play_then_drop(pilot: Pilot, app: ParlorApp, rounds: int) -> tuple[st
     table_id = await _new_blotto_table(pilot, app, rounds=rounds, win_rounds=rounds)
     s = app.session
     for played in (1, 2, 3):
-        await wait_for(pilot, lambda: s.awaiting_us, "our turn")
+        await our_turn(pilot, app)
         await pilot.press("enter")
         await wait_for(pilot, lambda p=played: _resolved(app) >= p, f"round {played}")
     await wait_for(pilot, lambda: s.awaiting_us, "our turn")
     app.client._ws.transport.abort()  # the link drops
-    await wait_for(pilot, lambda: app.screen.KIND == "connect", "the connect screen")
+    await on_screen(pilot, app, "connect")
     return table_id, s.last_seq
 
 
@@ -158,7 +157,7 @@ async def test_events_missed_while_disconnected_are_fetched_into_place(embedded)
         last = await _play_elsewhere(embedded.url, s.player["token"], table_id,
                                      before + 100 + HISTORY_PAGE + 50)
         await pilot.press("r")  # reconnect: hello with our token, then resume
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and s.last_seq >= last
+        await wait_for(pilot, lambda: showing(app, "game") and s.last_seq >= last
                        and not s.gaps and app.screen.query_one(Transcript).last_seq
                        == s.last_seq, "the missed events fetched")
         resumed = _gap_end(app, before)
@@ -166,7 +165,7 @@ async def test_events_missed_while_disconnected_are_fetched_into_place(embedded)
         fetched = [e["seq"] for e in s.events if e.get(CATCH_UP)]
         assert fetched == list(range(before + 1, resumed))  # all that the resume left out
         assert len(fetched) > HISTORY_PAGE  # more than one page
-        await wait_for(pilot, lambda: s.awaiting_us, "our turn after the reconnect")
+        await our_turn(pilot, app)  # after the reconnect
         played = _resolved(app)
         await pilot.press("enter")  # the game goes on below the lines caught up
         await wait_for(pilot, lambda: _resolved(app) > played, "the next round")
@@ -189,7 +188,7 @@ async def test_a_huge_gap_shows_its_latest_part_and_ctrl_o_pages_back_to_the_res
         last = await _play_elsewhere(embedded.url, s.player["token"], table_id,
                                      before + 100 + MAX_GAP + 20)  # < a page left out
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and s.last_seq >= last
+        await wait_for(pilot, lambda: showing(app, "game") and s.last_seq >= last
                        and not s.gaps and app.screen.query_one(Transcript).last_seq
                        == s.last_seq, "the latest part of the gap fetched")
         resumed = _gap_end(app, before)

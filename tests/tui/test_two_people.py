@@ -6,7 +6,14 @@ leaving as resigning, the spectator's screen, and one name per person (issue 9, 
 from __future__ import annotations
 
 from tests.server.conftest import Client
-from tests.tui.helpers import screen_text, wait_for, wait_for_text
+from tests.tui.helpers import (
+    on_screen,
+    our_turn,
+    screen_text,
+    showing,
+    wait_for,
+    wait_for_text,
+)
 from tui.app import ParlorApp
 from tui.widgets.allocation_form import AllocationForm
 
@@ -23,12 +30,11 @@ async def _alice_waits(url: str) -> tuple[Client, str]:
 
 
 async def _bob_joins(pilot, app: ParlorApp, table_id: str) -> None:
-    await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+    await on_screen(pilot, app, "lobby")
     await wait_for(pilot, lambda: any(t["id"] == table_id for t in app.session.tables),
                    "the table in the lobby")
     await pilot.press("tab", "j")  # to the live tables, join the highlighted (the only) one
-    await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
-                   "bob's first move")
+    await our_turn(pilot, app)
 
 
 async def _alice_moves(alice: Client, table_id: str) -> None:
@@ -62,8 +68,7 @@ async def test_quitting_and_starting_again_brings_you_back_to_the_game(embedded)
 
     again = ParlorApp(embedded.url, "bob", server_key="two-people")
     async with again.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: again.screen.KIND == "game" and again.session.awaiting_us,
-                       "bob back at his move")
+        await our_turn(pilot, again)
         await wait_for_text(pilot, "A10 B10 C0")  # the game's state: round 1 in the history
         assert again.screen.query_one(AllocationForm).active
         back = await alice.wait_for("table")
@@ -99,10 +104,10 @@ async def test_leaving_asks_first_and_is_a_rated_loss(embedded):
         text = await wait_for_text(pilot, "Leave this game?")
         assert "resign" in text
         await pilot.press("escape")  # no: still playing
-        await wait_for(pilot, lambda: app.screen.KIND == "game", "back in the game")
+        await on_screen(pilot, app, "game")
         assert app.session.game_over is None
         await pilot.press("ctrl+l", "y")
-        await wait_for(pilot, lambda: app.screen.KIND == "result", "the result screen")
+        await on_screen(pilot, app, "result")
         over = app.session.game_over
         assert over["result"]["rewards"] == {"0": 1.0, "1": -1.0}
         assert not over["result"].get("void")
@@ -127,10 +132,10 @@ async def test_a_spectator_watches_without_a_players_controls(embedded):
 
     app = ParlorApp(embedded.url, "carol", server_key="watch")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "the lobby")
+        await on_screen(pilot, app, "lobby")
         await wait_for(pilot, lambda: app.session.tables, "the table list")
         await pilot.press("tab", "w")
-        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.view,
+        await wait_for(pilot, lambda: showing(app, "game") and app.session.view,
                        "the game, watched")
         text = await wait_for_text(pilot, "A1 B1 C18")
         assert not app.screen.query_one(AllocationForm).display  # nothing to allocate
@@ -141,7 +146,7 @@ async def test_a_spectator_watches_without_a_players_controls(embedded):
         for word in ENV_SEAT_NAMES:
             assert word not in text, word
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.KIND == "lobby", "back to the lobby")
+        await on_screen(pilot, app, "lobby")
         await alice.request("list_tables")  # a table broadcast must not pull carol back
         await pilot.pause(0.3)
         assert app.screen.KIND == "lobby"

@@ -29,6 +29,7 @@ from textual.widgets import Footer
 from tui.screens.base import ParlorScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HELP_BINDING, open_help
+from tui.widgets.action_form import ActionForm
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.game_header import GameHeader
 from tui.widgets.private_panel import PrivatePanel
@@ -54,6 +55,8 @@ class GameScreen(ParlorScreen):
         HELP_BINDING,
         Binding("f1", "help", "Help", show=False, priority=True),
     ]
+
+    _rendered_turn: int | None = None  # the decision of ours the widgets last showed, if any
 
     def compose(self) -> ComposeResult:
         env_id = (self.session.table or {}).get("env", "")
@@ -104,6 +107,16 @@ class GameScreen(ParlorScreen):
         private = (s.view or {}).get("private") if s.seat is not None else None
         self.query_one(PrivatePanel).show(private)
         self.query_one(EnvWidget).show(s)
+        # Queued behind the focus changes `show` asked for: it lands once they have.
+        self.app.call_later(self._rendered, s.turn["turn"] if s.awaiting_us and s.turn else None)
+
+    def _rendered(self, turn: int | None) -> None:
+        self._rendered_turn = turn
+
+    def ready_for(self, turn: int) -> bool:
+        """Whether the widgets for our decision `turn` are built and focused, so keys pressed now
+        reach them (they are built a moment after the turn arrives)."""
+        return self._rendered_turn == turn and all(form.ready for form in self.query(ActionForm))
 
     def _fill_gap(self, transcript: Transcript) -> None:
         """Ask for the next page of a reconnect gap (one request at a time)."""

@@ -89,7 +89,8 @@ class BoolField(Checkbox):
 
 
 class ActionForm(Vertical):
-    """Rebuilds itself for each new `legal`; posts `Submitted` with a structured action."""
+    """Rebuilds itself for each new `legal`; posts `Submitted` with a structured action.
+    `ready` says whether the inputs for the last `legal` shown are built and focused."""
 
     BINDINGS = [Binding("ctrl+s", "submit", "Submit", show=True),
                 Binding("enter", "submit", "Submit", show=False)]
@@ -103,6 +104,7 @@ class ActionForm(Vertical):
         super().__init__(id=id, classes=classes)
         self.legal: dict[str, Any] | None = None
         self._built = False
+        self._rebuilds_asked = self._rebuilds_done = 0
 
     def compose(self) -> ComposeResult:
         yield Static("Waiting for the other players…", classes="form-status")
@@ -112,9 +114,24 @@ class ActionForm(Vertical):
             return
         self.legal = legal
         self._built = True
+        self._rebuilds_asked += 1
         self.call_later(self._rebuild)
 
+    @property
+    def ready(self) -> bool:
+        """Whether every rebuild asked for is done and the focus it gave has landed: keys pressed
+        from now on reach the inputs for the last `legal` shown."""
+        return self._rebuilds_done == self._rebuilds_asked
+
     async def _rebuild(self) -> None:
+        await self._build()
+        # Queued behind the focus change _build asked for, so it counts only once that landed.
+        self.app.call_later(self._rebuilt)
+
+    def _rebuilt(self) -> None:
+        self._rebuilds_done += 1
+
+    async def _build(self) -> None:
         await self.remove_children()
         legal = self.legal
         if not legal or (legal["kind"] == "choice" and not legal.get("options")):
