@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 
+from tests.server.test_kill import free_port
 from tests.tui.fake_server import FakeServer, serve_fake
 from tests.tui.helpers import on_screen, wait_for_text
 from tui.app import ParlorApp
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def test_unreachable_server_shows_error_then_retry_connects():

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.server.test_serve_process import ServeProcess
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -115,27 +116,6 @@ def test_play_blotto_in_a_real_terminal(tmp_path: Path):
         term.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    server = subprocess.Popen(parlor("serve", "--port", str(port), "--db", str(db)).split(),
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    end = time.monotonic() + DEADLINE
-    while time.monotonic() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return server, f"ws://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError("parlor serve did not start listening")
-
-
 def _move(term: Tmux, who: str, *keys: str) -> bool:
     """`who` makes this round's move (keys, then Enter) and sees it taken; False when the game
     is over instead."""
@@ -150,7 +130,8 @@ def _move(term: Tmux, who: str, *keys: str) -> bool:
 
 
 def test_two_people_on_one_machine_play_while_a_third_watches(tmp_path: Path):
-    server, url = _serve(tmp_path / "served.db")
+    server = ServeProcess(tmp_path, db=tmp_path / "served.db")  # on a port the system picks
+    url = server.url
     term = Tmux()
     try:
         for who in ("alice", "bob", "carol"):
@@ -212,8 +193,7 @@ def test_two_people_on_one_machine_play_while_a_third_watches(tmp_path: Path):
         assert "won" in alice and "+1" in alice and "lost" in bob and "-1" in bob
     finally:
         term.close()
-        server.terminate()
-        server.wait(10)
+        server.stop()
 
 
 def test_a_person_at_a_socialgrid_tick_table(tmp_path: Path):
@@ -223,7 +203,8 @@ def test_a_person_at_a_socialgrid_tick_table(tmp_path: Path):
 
     from websockets.sync.client import connect
 
-    server, url = _serve(tmp_path / "grid.db")
+    server = ServeProcess(tmp_path, db=tmp_path / "grid.db")
+    url = server.url
     term = Tmux()
     try:
         with connect(url) as host:  # the host opens the table and stays (else it would close)
@@ -249,8 +230,7 @@ def test_a_person_at_a_socialgrid_tick_table(tmp_path: Path):
             term.wait("ada", "parlor-exited-0")
     finally:
         term.close()
-        server.terminate()
-        server.wait(10)
+        server.stop()
 
 
 def _step(text: str) -> int | None:
