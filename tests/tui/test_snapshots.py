@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.tui.helpers import on_screen, our_turn
 from tests.tui.recorded_games import Messages, record
 from tui.app import ParlorApp
 from tui.client import ParlorClient
@@ -49,6 +50,10 @@ def _feed(messages: Messages):
         for msg in messages:
             app.post_message(ParlorClient.Received(msg))
             await pilot.pause()
+        # The screen the messages led to, built and focused (on our turn: its inputs too).
+        await on_screen(pilot, app, app.screen.KIND)
+        if app.screen.KIND == "game" and app.session.awaiting_us:
+            await our_turn(pilot, app)
         await pilot.pause(0.2)
         app.screen.set_focus(app.screen.focused)  # no cursor blink differences
     return run_before
