@@ -36,9 +36,31 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], what: str) -> No
     raise AssertionError(f"timed out waiting for {what}; screen:\n{screen_text(pilot.app)}")
 
 
-async def wait_for_text(pilot: Pilot, needle: str) -> str:
-    await wait_for(pilot, lambda: needle in screen_text(pilot.app), repr(needle))
-    return screen_text(pilot.app)
+async def wait_for_text(pilot: Pilot, *needles: str) -> str:
+    """The screen's text once it shows all of `needles` (widgets are drawn one by one: one
+    needle on the screen says nothing of another widget's)."""
+    shown = ""
+
+    def showing_all() -> bool:
+        nonlocal shown
+        shown = screen_text(pilot.app)
+        return all(needle in shown for needle in needles)
+
+    await wait_for(pilot, showing_all, ", ".join(map(repr, needles)))
+    return shown
+
+
+def footer(app: App) -> str:
+    """The screen's last line: the footer, with the keys that work now."""
+    lines = [line for line in screen_text(app).splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+async def wait_for_footer(pilot: Pilot, app: App, key: str) -> str:
+    """The footer once it lists `key`. It is drawn (all its keys at once) a moment after the
+    screen, and again after the focus moves: the focused widget's keys come with it."""
+    await wait_for(pilot, lambda: key in footer(app), f"the footer listing {key!r}")
+    return footer(app)
 
 
 def showing(app: App, kind: str) -> bool:

@@ -8,8 +8,8 @@ from tests.tui.helpers import (
     on_screen,
     our_turn,
     our_turn_or_end,
-    screen_text,
     wait_for,
+    wait_for_footer,
     wait_for_text,
 )
 from tui.app import ParlorApp
@@ -44,7 +44,7 @@ async def test_an_operative_guesses_by_typing_then_passes(embedded):
         prefix = _unique_prefix(target, hidden)
         await pilot.press(*prefix)
         await wait_for_text(pilot, f"typed: {prefix}")
-        assert "Guess" in screen_text(app) and "^p Pass" in screen_text(app)
+        assert "Guess" in await wait_for_footer(pilot, app, "^p Pass")
         await pilot.press("enter")
         index = public["words"].index(target)
         await wait_for(pilot, lambda: (app.session.view or {}).get("public", {})

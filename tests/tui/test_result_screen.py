@@ -8,7 +8,7 @@ import re
 from textual.pilot import Pilot
 
 from tests.tui.fake_server import FakeServer, serve_fake
-from tests.tui.helpers import answer_until_the_end, on_screen, wait_for_text
+from tests.tui.helpers import answer_until_the_end, on_screen, wait_for_footer, wait_for_text
 from tui.app import ParlorApp
 
 
@@ -72,7 +72,8 @@ async def test_a_second_game_shows_the_rating_move_and_fits_80_by_24(embedded):
         before, after = change["before"]["mu"], change["after"]["mu"]
         expected = f"μ {before:.1f} → {after:.1f} ({after - before:+.1f})"
         assert expected in flat(text)
-        assert "Back to lobby" in text and "Leaderboard" in text and "Help" in text
+        keys = await wait_for_footer(pilot, app, "Back to lobby")
+        assert "Leaderboard" in keys and "Help" in keys
         await pilot.press("l")  # the leaderboard of this game, and back
         await on_screen(pilot, app, "leaderboard")
         await wait_for_text(pilot, "tester")

@@ -10,7 +10,15 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 from tests.server.conftest import Client
-from tests.tui.helpers import on_screen, our_turn, screen_text, wait_for, wait_for_text, watch
+from tests.tui.helpers import (
+    on_screen,
+    our_turn,
+    screen_text,
+    wait_for,
+    wait_for_footer,
+    wait_for_text,
+    watch,
+)
 from tui.app import ParlorApp
 from tui.session import Session
 from tui.widgets.ballot_form import BallotForm
@@ -219,17 +227,6 @@ async def _play(pilot, app: ParlorApp, key: str) -> None:
     await our_turn(pilot, app)
 
 
-async def _footer(pilot, app: ParlorApp, key: str) -> str:
-    """The footer's line once it lists `key` (the focused map's keys come in a moment after
-    the screen) and ends with ^q Quit."""
-    def footer() -> str:
-        lines = [line for line in screen_text(app).splitlines() if line.strip()]
-        return lines[-1] if lines else ""
-    await wait_for(pilot, lambda: key in footer() and footer().rstrip().endswith("^q Quit"),
-                   f"the footer listing {key!r}")
-    return footer()
-
-
 async def _open(pilot, app: ParlorApp, **create: Any) -> None:
     await on_screen(pilot, app, "lobby")
     app.client.send("create_table", env="socialgrid", join_seat=0, **create)
@@ -242,7 +239,8 @@ async def test_a_person_walks_to_a_task_by_the_oracles_hint_and_does_it(embedded
         await _open(pilot, app, preset="navigation-oracle", seats=["human"], seed=3)
         sent = _spy(app)
         await wait_for_text(pilot, "T1 common_task_1")
-        await _footer(pilot, app, "h Oracle hint")  # whole at 80 columns
+        keys = await wait_for_footer(pilot, app, "h Oracle hint")
+        assert keys.rstrip().endswith("^q Quit")  # whole at 80 columns
         text = screen_text(app)
         assert "crewmate" in text and "Step 0/2500" in text
         assert "MOVE_FORWARD" in text and "Move" not in text  # no room: listed in the panel
@@ -280,7 +278,8 @@ async def test_a_person_votes_at_a_meeting_with_the_ballot(embedded):
     async with app.run_test(size=(120, 36)) as pilot:
         await _open(pilot, app, preset="navigation-oracle", seats=["human", "random"], seed=3,
                     config={"vote_interval": 2})
-        text = await _footer(pilot, app, ". NOOP")  # a wide footer: the keys allowed now
+        text = await wait_for_footer(pilot, app, ". NOOP")  # a wide footer: the keys allowed now
+        assert text.rstrip().endswith("^q Quit")
         assert "Move" in text and "Turn" in text and ". NOOP" in text and "KILL" not in text
         for _ in range(2):
             await _play(pilot, app, "full_stop")  # NOOP, twice: the scheduled meeting
@@ -310,9 +309,8 @@ async def test_a_spectator_sees_the_public_state_and_no_positions(embedded):
     app = ParlorApp(embedded.url, "carol", server_key="watch")
     async with app.run_test(size=(80, 24)) as pilot:
         await watch(app, pilot, table_id)
-        text = await wait_for_text(pilot, "Positions are private")
-        assert "You are watching" in text and "Step 0/2500" in text
-        assert "alice alive" in text and "random alive" in text and "Crew tasks" in text
+        text = await wait_for_text(pilot, "Positions are private", "You are watching",
+                                   "Step 0/2500", "alice alive", "random alive", "Crew tasks")
         assert not re.search(r"R\d\d\(", text) and "facing" not in text
         assert "█" not in text and "Oracle" not in text
         assert not app.screen.query_one(GridMap).display

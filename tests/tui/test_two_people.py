@@ -12,6 +12,7 @@ from tests.tui.helpers import (
     screen_text,
     showing,
     wait_for,
+    wait_for_footer,
     wait_for_text,
 )
 from tui.app import ParlorApp
@@ -140,7 +141,8 @@ async def test_a_spectator_watches_without_a_players_controls(embedded):
         text = await wait_for_text(pilot, "A1 B1 C18")
         assert not app.screen.query_one(AllocationForm).display  # nothing to allocate
         assert "watching" in text
-        assert "Stop watching" in text and "Submit" not in text and "Leave game" not in text
+        keys = await wait_for_footer(pilot, app, "Stop watching")
+        assert "Submit" not in keys and "Leave game" not in keys
         assert "You" not in text and "Opponent" not in text
         assert "alice" in text and "bob" in text
         for word in ENV_SEAT_NAMES:
