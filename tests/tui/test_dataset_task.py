@@ -86,7 +86,11 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
         picks = ["Accept", "Reject", truth]
         for stage in (1, 2, 3):
             await our_turn(pilot, app)
-            text = await wait_for_text(pilot, header(stage, REVIEW_TITLES[stage - 1]))
+            said = [f"After stage {n} you said: {picks[n - 1]}" for n in range(1, stage)]
+            prompt = app.session.legal["prompt"]
+            text = await wait_for_text(pilot, header(stage, REVIEW_TITLES[stage - 1]), *said)
+            await wait_for(pilot, lambda p=prompt: p in flat(widget_lines(app)),
+                           "the form's whole prompt, wrapped in the widget's width")
             lines = widget_lines(app)
             assert lines[0].startswith("Review Decision Prediction · synthetic sample (Parlor "
                                        "generator)")
@@ -102,17 +106,12 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
             if stage == 1:
                 top = row_of(app, "Paper information")
                 assert top in (2, 3)  # the brief's two rows (and a margin when wide) above
-            # the form's whole prompt, wrapped in the widget's width
-            prompt = app.session.legal["prompt"]
             assert prompt.startswith(f"After stage {stage} of 3: Will this paper be accepted")
-            assert prompt in flat(widget_lines(app))
-            said = [f"After stage {n} you said: {picks[n - 1]}" for n in range(1, stage)]
-            for line in said:
-                assert line in text
             if stage == 1:
                 assert "you said" not in text
-            if stage == 2:  # a long stage: its header at the top of the evidence
-                assert row_of(app, header(2, REVIEW_TITLES[1])) == top
+            if stage == 2:  # a long stage: its header scrolled to the top of the evidence
+                await wait_for(pilot, lambda t=top: row_of(app, header(2, REVIEW_TITLES[1])) == t,
+                               "stage 2's header at the top of the evidence")
             if stage == 3:
                 await _pages_keep_the_form_focused(pilot, app, header(3, REVIEW_TITLES[2]))
             # the picker starts at Accept; → Reject
@@ -120,15 +119,14 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
             await answer(pilot, app, *keys)
 
         await on_screen(pilot, app, "result")
-        text = await wait_for_text(pilot, f"right: decision {truth}")
-        assert "Final position" in text
+        text = await wait_for_text(pilot, f"right: decision {truth}", "Final position")
         position = app.screen.query_one(DatasetTaskGame)
         assert not position.query_one(ActionForm).display  # the form goes at the end
         app.screen.query_one("#result-setup").scroll_visible(animate=False)
         text = await wait_for_text(pilot, "the reviews leaned")  # the explanation, revealed
         position.scroll_visible(animate=False, top=True)
-        text = await wait_for_text(pilot, f"Game over: right: decision {truth}")
-        assert f"The true answer: {truth}" in text
+        text = await wait_for_text(pilot, f"Game over: right: decision {truth}",
+                                   f"The true answer: {truth}")
         scores = next(e for e in app.session.events if e["type"] == "scores")["data"]
         assert [s["answer"]["decision"] for s in scores["stages"]] == picks
 
@@ -140,15 +138,13 @@ async def test_a_paper_from_a_file_shows_its_source_and_stages(embedded):
         app.client.send("create_table", env="review-decision", seats=["human"], join_seat=0,
                         config={"instance": json.dumps(PAPER)})
         await our_turn(pilot, app)
-        text = await wait_for_text(pilot, "Review Decision Prediction · source: hand-written")
-        assert "Title: Counting Sheep Faster" in text
+        await wait_for_text(pilot, "Review Decision Prediction · source: hand-written",
+                            "Title: Counting Sheep Faster")
         await answer(pilot, app, "enter")
         await answer(pilot, app, "right", "enter")
-        text = await wait_for_text(pilot, header(3, "Rebuttal and discussion"))
-        assert "Authors: We added two datasets." in text
-        assert "Reviewer 1: My concerns remain." in text
-        assert "After stage 1 you said: Accept" in text
-        assert "After stage 2 you said: Reject" in text
+        await wait_for_text(pilot, header(3, "Rebuttal and discussion"),
+                            "Authors: We added two datasets.", "Reviewer 1: My concerns remain.",
+                            "After stage 1 you said: Accept", "After stage 2 you said: Reject")
         await answer(pilot, app, "right", "enter")
         await on_screen(pilot, app, "result")
         await wait_for_text(pilot, "right: decision Reject")
@@ -193,8 +189,7 @@ async def test_a_user_profile_is_answered_with_both_pickers(embedded, age_keys, 
         position = app.screen.query_one(DatasetTaskGame)
         position.scroll_visible(animate=False, top=True)
         said = f"You said: {chosen['age_group']}, {chosen['gender']} {'✓' if right else '✗'}"
-        text = await wait_for_text(pilot, said)
-        assert f"The true answer: {expected}" in text
+        text = await wait_for_text(pilot, said, f"The true answer: {expected}")
 
 
 async def test_a_spectator_reads_the_evidence_without_a_form(embedded):
@@ -206,16 +201,15 @@ async def test_a_spectator_reads_the_evidence_without_a_form(embedded):
     app = ParlorApp(embedded.url, "carol", server_key="watch")
     async with app.run_test(size=(80, 24)) as pilot:
         await watch(app, pilot, table_id)
-        text = await wait_for_text(pilot, "Paper information")
-        assert "Review Decision Prediction · synthetic sample" in text
-        assert "Title: " in text and "Stage 1 of 3" in text
+        text = await wait_for_text(pilot, "Paper information",
+                                   "Review Decision Prediction · synthetic sample", "Title: ",
+                                   "Stage 1 of 3")
         assert "Question: Will this paper be accepted" in flat(widget_lines(app))
         assert not app.screen.query_one(ActionForm).display
         assert "Submit" not in text and "‹ Accept ›" not in text and "After stage 1 of 3" not in text
         await alice.send("act", table_id=table_id, turn=turn["turn"],
                          action={"decision": "Accept"})
-        text = await wait_for_text(pilot, header(2, "Reviews (scores removed)"))
-        assert "Reviewer 1: " in text
+        text = await wait_for_text(pilot, header(2, "Reviews (scores removed)"), "Reviewer 1: ")
         assert "said" not in text  # the solver's answers are private until the end
         assert "Question: Will this paper be accepted" in flat(widget_lines(app))
         assert not app.screen.query_one(ActionForm).display
