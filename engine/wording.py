@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 IRREGULAR = {"mouse": "mice", "goose": "geese", "tooth": "teeth", "foot": "feet",
              "child": "children", "person": "people", "louse": "lice", "woman": "women"}
@@ -40,6 +40,7 @@ IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164
                        "\uffa0\U000e0100-\U000e01ef]")
 _LETTERS = re.compile(r"[^\W\d_]+")  # runs of letters (any script)
 _GAP = re.compile(r"[^\w]{1,3}")  # what may stand between spelled-out letters
+_SPELLED = re.compile(r"(?<![^\W\d_])[^\W\d_][^\w]{1,3}[^\W\d_](?![^\W\d_])")  # two at least
 _INNER = re.compile(r"(?<=[^\W\d_])[-.'_*/·•‐‑‒–—~+|:](?=[^\W\d_])")  # a separator in a word
 
 
@@ -64,7 +65,7 @@ def says(text: str, word: str) -> str | None:
     when it says none."""
     if not word or not text:
         return None
-    wanted = forms(plain(word))
+    wanted = _wanted(word)
     for reading in readings(text):
         found = next((f for f in wanted if f in reading), None)
         if found is not None:
@@ -72,11 +73,22 @@ def says(text: str, word: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _wanted(word: str) -> tuple[str, ...]:
+    return forms(plain(word))
+
+
 def readings(text: str) -> tuple[str, ...]:
     """The text as written (normalised), with spelled-out letters joined, and with separators
-    inside words removed."""
+    inside words removed (each only when it differs)."""
     base = plain(text)
-    return (base, _join_spelled(base), _INNER.sub("", base))
+    out = [base]
+    if _SPELLED.search(base):
+        out.append(_join_spelled(base))
+    joined = _INNER.sub("", base)
+    if joined != base:
+        out.append(joined)
+    return tuple(out)
 
 
 def plain(text: str) -> str:
