@@ -230,3 +230,29 @@ def test_parlor_sim_plays_its_seeds(tmp_path, capsys):
     assert main(args) == 0
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT seed, result FROM games ORDER BY id").fetchall() == first
+
+
+async def test_seeds_stored_before_become_text_and_read_back_as_numbers(tmp_path):
+    from server.names import skeleton
+    from server.store import MIGRATIONS, Store
+    from tests.server.conftest import schema_at
+
+    before = next(i for i, script in enumerate(MIGRATIONS) if "seed_digits" in script)
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as c:
+        c.create_function("name_skeleton", 1, skeleton, deterministic=True)  # as the store does
+        schema_at(c, before)
+        c.execute("INSERT INTO games (table_id, env, rules_version, config, seed, started, "
+                  "status) VALUES ('t1', 'colonel-blotto', '1', '{}', 9007199254740993, 0, "
+                  "'void')")
+    store = await Store.open(str(db))
+    try:
+        game = await store.game(1)
+        assert game is not None and game["seed"] == 9007199254740993
+        listed = await store.games()
+        assert [g["seed"] for g in listed] == [9007199254740993]
+    finally:
+        await store.close()
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT seed, typeof(seed) FROM games").fetchone() == \
+            ("9007199254740993", "text")
