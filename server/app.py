@@ -28,6 +28,7 @@ from engine.core import (
     GameOverError,
     NotYourTurnError,
     UnknownEnvError,
+    derive_seed,
 )
 from engine.registry import all_envs, get
 from server import accounts, admin, maze_instances, names
@@ -488,8 +489,10 @@ class Server:
             bot = None
             if spec != "human":
                 try:
-                    bot = make_bot(spec, env.id, seed * 1000 + i,
-                                   keys=self.bot_policy.keys_for(spec))
+                    # A chosen seed repeats its bots' play too; a secret one gives them seeds
+                    # through a one-way hash, so their moves tell nothing of the table's seed.
+                    bot_seed = seed * 1000 + i if chosen else derive_seed(seed, f"bot {i}")
+                    bot = make_bot(spec, env.id, bot_seed, keys=self.bot_policy.keys_for(spec))
                 except (BotSpecError, BotError, ValueError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))
