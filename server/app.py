@@ -28,6 +28,7 @@ from engine.core import (
     GameOverError,
     NotYourTurnError,
     UnknownEnvError,
+    derive_seed,
 )
 from engine.registry import all_envs, get
 from server import accounts, admin, maze_instances, names
@@ -53,6 +54,12 @@ SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
 MAX_UNSENT_BYTES = 4 * 1024 * 1024  # a client this far behind in reading is dropped
 CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
+SEED_BITS = 128  # a table's seed deals its hidden setup: past any search, and never sent until
+# the game ends
+CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it work out the hidden "
+                       "setup (roles, key, words, answers) before the game; tables with people "
+                       "get a secret seed from the server, shown when the game ends (hosts may "
+                       "allow chosen seeds: parlor serve --allow-client-seeds)")
 
 
 class Connection:
@@ -104,19 +111,22 @@ def known_env(env_id: str, ref: Any) -> Env:
 class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
-                 invite_only: bool = False, **options: Any) -> None:
+                 invite_only: bool = False, client_seeds: bool = False, **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
         `bot_policy`: the bots the host allows, key bindings and LLM seat limits
         (server/policy.py); the default seats scripted bots and random only. `invite_only`: a
-        new name needs an invite code (server/accounts.py)."""
+        new name needs an invite code (server/accounts.py). `client_seeds`: a table with people
+        may be created with a seed its creator chose (which tells them its hidden setup); bot
+        tables always may."""
         self.db_path = db_path
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
         self.instance = instance
         self.invite_only = invite_only
+        self.client_seeds = client_seeds
         self.max_unsent = max_unsent
         self.limits = limits or Limits()
         self.options = options
@@ -445,7 +455,9 @@ class Server:
                      on_timeout: str | None = None, player: Player | None = None) -> Table:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
         A spec may name a role or side ("impostor=SPEC"): see server/seating.py. Bots must be
-        allowed by the host's policy; `player` (the creator) is held to its LLM seat limits."""
+        allowed by the host's policy; `player` (the creator) is held to its LLM seat limits. A
+        seed a player chose is refused at a table with people unless the host allows it; the
+        host's own code (no `player`: `parlor sim`, leagues) seeds as it likes."""
         env = known_env(env_id, ref)
         for i, spec in enumerate(specs):
             if not isinstance(spec, str):
@@ -461,21 +473,26 @@ class Server:
         if on_timeout is not None and on_timeout not in TIMEOUT_POLICIES:
             raise p.ProtocolError(p.BAD_CONFIG, f"unknown on_timeout {on_timeout!r}; valid: "
                                                 f"{', '.join(TIMEOUT_POLICIES)}", ref)
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        chosen = seed is not None
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         try:
             specs = resolve_seats(env, config, seed, specs, players)
         except SeatingError as e:
             raise p.ProtocolError(p.BAD_SEAT, str(e), ref) from None
         except ConfigError as e:
             raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
+        if chosen and player is not None and not self.client_seeds and "human" in specs:
+            raise p.ProtocolError(p.BAD_CONFIG, CLIENT_SEED_REFUSED, ref)
         self._check_bots(specs, player, ref)
         seats = []
         for i, spec in enumerate(specs):
             bot = None
             if spec != "human":
                 try:
-                    bot = make_bot(spec, env.id, seed * 1000 + i,
-                                   keys=self.bot_policy.keys_for(spec))
+                    # A chosen seed repeats its bots' play too; a secret one gives them seeds
+                    # through a one-way hash, so their moves tell nothing of the table's seed.
+                    bot_seed = seed * 1000 + i if chosen else derive_seed(seed, f"bot {i}")
+                    bot = make_bot(spec, env.id, bot_seed, keys=self.bot_policy.keys_for(spec))
                 except (BotSpecError, BotError, ValueError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))

@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="the certificate's private key (if not in --certfile)")
     serve.add_argument("--invite-only", action="store_true",
                        help="a new name needs an invite code (`parlor serve invite`)")
+    serve.add_argument("--allow-client-seeds", action="store_true",
+                       help="let a table with people be created with a chosen seed (which "
+                            "tells its creator the hidden setup: for tests and demos)")
     serve.add_argument("--unrated-same-address", action="store_true",
                        help="do not rate games between people connected from one address")
     hosting = serve.add_subparsers(dest="serve_command", metavar="{invite,admin-token,backup}",

@@ -179,7 +179,8 @@ def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[i
                       changes: Mapping[int, tuple[Rating | None, Rating]],
                       unrated: str | None = None) -> dict[str, Any]:
     """The end of a game: the same for every recipient (only post-game, public data: the
-    hidden setup is revealed to everyone now). `unrated`: why a played game was not rated."""
+    hidden setup is revealed to everyone now, and the seed that dealt it, as text since it
+    may pass JSON's safe integers). `unrated`: why a played game was not rated."""
     game = table.game
     assert game is not None and game.result is not None
     return message("game_over", table_id=table.id, game_id=table.game_id,
@@ -187,7 +188,7 @@ def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[i
                    outcomes={str(i): seat_outcome(game.result, i) for i in range(len(table.seats))},
                    statuses={str(k): v for k, v in statuses.items()},
                    display={str(i): name for i, name in enumerate(table.display_names())},
-                   setup=game.hidden_setup(), unrated=unrated,
+                   setup=game.hidden_setup(), seed=str(game.seed), unrated=unrated,
                    rating_changes={str(s): {"identity": table.seats[s].identity,
                                             "before": _rating(before), "after": _rating(after)}
                                    for s, (before, after) in changes.items()})

@@ -25,6 +25,7 @@ async def _serve(args: argparse.Namespace) -> None:
                     disconnect_grace=args.disconnect_grace, on_timeout=args.on_timeout,
                     bot_policy=policy, limits=limits_of(args),
                     invite_only=getattr(args, "invite_only", False),
+                    client_seeds=getattr(args, "allow_client_seeds", False),
                     unrated_same_address=getattr(args, "unrated_same_address", False))
     await _start(server, args, _tls(args))
     if not server.tls and not _loopback(args.host):
@@ -42,6 +43,9 @@ async def _serve(args: argparse.Namespace) -> None:
     if server.invite_only:
         print("Invite-only: a new name needs a code from `parlor serve invite`",
               file=sys.stderr, flush=True)
+    if server.client_seeds:
+        print("Client seeds allowed: whoever picks a table's seed can work out its hidden setup "
+              "(roles, key, words, answers)", file=sys.stderr, flush=True)
     if server.options.get("unrated_same_address"):
         print("Games between people connected from one address are not rated",
               file=sys.stderr, flush=True)

@@ -153,6 +153,14 @@ MIGRATIONS: list[str] = [
                                  summary TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '',
                                  imported REAL NOT NULL, PRIMARY KEY (env, id)) WITHOUT ROWID;
     """,
+    # Issue 21: a table's seed is 128 secret bits, past SQLite's 64-bit integers: every seed is
+    # kept as the text of its decimal digits (readers convert it with int()).
+    """
+    ALTER TABLE games ADD COLUMN seed_digits TEXT NOT NULL DEFAULT '';
+    UPDATE games SET seed_digits = CAST(seed AS TEXT);
+    ALTER TABLE games DROP COLUMN seed;
+    ALTER TABLE games RENAME COLUMN seed_digits TO seed;
+    """,
 ]
 
 
@@ -491,7 +499,7 @@ class Store:
             game_id = c.execute(
                 "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started, "
                 "instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, env, rules_version, preset, _dump(config), seed, now,
+                (table_id, env, rules_version, preset, _dump(config), str(seed), now,
                  self.instance or None)).lastrowid
             c.executemany("INSERT INTO seats (game_id, seat, player_id, identity, kind, settings) "
                           "VALUES (?, ?, ?, ?, ?, ?)",
@@ -653,7 +661,7 @@ class Store:
                   json.loads(e["clock"]) if e["clock"] else {})
             for e in self._read("SELECT seq, step, type, data, visible_to, clock FROM events "
                                 "WHERE game_id = ? ORDER BY seq", (game_id,))]
-        return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), g["seed"],
+        return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), int(g["seed"]),
                           players, actions, stored_events,
                           Result.from_json(json.loads(g["result"])) if g["result"] else None,
                           g["aborted"], json.loads(g["setup"]) if g["setup"] else {})
@@ -737,7 +745,7 @@ class Store:
         rows = self._read(
             f"SELECT id, table_id, env, rules_version, preset, seed, started, ended, status, "
             f"reason FROM games {where} ORDER BY id DESC LIMIT ?", [*params, limit])
-        return [dict(r) for r in rows]
+        return [dict(r) | {"seed": int(r["seed"])} for r in rows]
 
     async def game(self, game_id: int) -> dict[str, Any] | None:
         """One game: its row (config, result, setup and metrics decoded) and its seats in
@@ -745,7 +753,7 @@ class Store:
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        game = dict(rows[0])
+        game = dict(rows[0]) | {"seed": int(rows[0]["seed"])}
         for key in ("config", "result", "setup", "metrics"):
             game[key] = json.loads(game[key]) if game.get(key) else None
         seats = self._read("SELECT seat, identity, kind, settings, status, reward FROM "

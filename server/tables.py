@@ -182,7 +182,7 @@ class Table:
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "env": self.env.id, "title": self.env.title, "preset": self.preset,
-                "config": self.config.to_json(), "status": self.status,
+                "config": self.config.public_json(), "status": self.status,
                 "seats": [s.to_json(d) for s, d in zip(self.seats, self.display_names(),
                                                         strict=True)],
                 "spectators": len(self.spectators), "game_id": self.game_id}

@@ -43,7 +43,7 @@ def worker_argv(args: argparse.Namespace, instance: str, port: int) -> list[str]
                    "certfile", "keyfile"):
         if getattr(args, option, None) is not None:  # the host's bot policy, for every worker
             argv += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
-    for flag in ("invite_only", "unrated_same_address"):
+    for flag in ("invite_only", "unrated_same_address", "allow_client_seeds"):
         if getattr(args, flag, False):
             argv.append(f"--{flag.replace('_', '-')}")
     return argv

@@ -34,8 +34,8 @@ def test_models_play_the_same_instances_and_are_scored_as_the_paper(tmp_path):
     assert task["published"]["DeepSeek-R1"] == 85.6 and "released" in task["published_on"]
     assert "paper (Table 8" in printed and "Table 2" in printed
     with sqlite3.connect(tmp_path / "maze.db") as c:
-        seeds = c.execute("SELECT s.identity, g.seed FROM games g JOIN seats s ON s.game_id = "
-                          "g.id ORDER BY g.seed").fetchall()
+        seeds = c.execute("SELECT s.identity, CAST(g.seed AS INTEGER) AS seed FROM games g JOIN "
+                          "seats s ON s.game_id = g.id ORDER BY seed").fetchall()
     by_model: dict[str, list[int]] = {}
     for identity, seed in seeds:
         by_model.setdefault(identity, []).append(seed)
