@@ -122,7 +122,7 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
         await wait_for(pilot, lambda: "generated from the table" in line_with(app, "Instance"),
                        "the instance row")
         await pilot.press("down", "down")  # players, instance
-        await cycle_to(pilot, app, "Instance", "or-17 — Quiet Gradients")
+        await cycle_to(pilot, app, "Instance", "or-17 (rdp.json) — Quiet Gradients")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
                        "the first stage")
