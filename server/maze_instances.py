@@ -144,13 +144,15 @@ def list_rows(conn: sqlite3.Connection, env: str, after: str | None = None,
               ) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
     """The env's stored instances (of one `source`, or all) in (id, source) order, a page after
     (`after`, `after_source`); and the next page's (after, after_source) when there is one."""
+    # No content hash: it covers the answer (the decision, the spy's word), and a player who
+    # sees the evidence could try each answer until one hashes the same.
     found = conn.execute(
-        "SELECT id, content_hash, summary, source, imported FROM maze_instances "
+        "SELECT id, summary, source, imported FROM maze_instances "
         "WHERE env = ? AND (id > ? OR (id = ? AND source > ?)) AND (? IS NULL OR source = ?) "
         "ORDER BY id, source LIMIT ?",
         (env, after or "", after or "", after_source, source, source, limit + 1)).fetchall()
-    page = [{"id": r[0], "content_hash": r[1], "summary": r[2], "source": r[3],
-             "imported": r[4]} for r in found[:limit]]
+    page = [{"id": r[0], "summary": r[1], "source": r[2], "imported": r[3]}
+            for r in found[:limit]]
     more = len(found) > limit
     return page, ((page[-1]["id"], page[-1]["source"]) if more else None)
 

@@ -160,6 +160,13 @@ def test_a_league_plays_the_stored_instances_by_task_and_source(tmp_path, capsys
     assert spy["published"]["Human (avg.)"] == 84.4
     again, _, played = _league(tmp_path, "--stored", "--db", db, "--seat", *seats)
     assert played == 0 and again["review-decision"]["models"] == tasks["review-decision"]["models"]
+    out = tmp_path / "answers.jsonl"  # the paper's data exported as answers, labels and all
+    assert main(["export", "--format", "socialmaze", "--db", db, "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    labels = {r["instance_id"]: r["expected_label"] for r in rows
+              if r["env_name"] == "review-decision"}
+    assert labels["or-1"] == "Accept (Poster)" and labels["or-6"] is None
+    assert {r["instance_id"] for r in rows if r["env_name"] == "find-the-spy"} == {"7", "raw-8"}
     one, _, _ = _league(tmp_path, "--stored", "--source", "llm.json", "--db", db, "--seat", *seats)
     assert list(one) == ["rating-estimation"]
     assert one["rating-estimation"]["models"]["scripted:majority"]["accuracy"] == 0.0
