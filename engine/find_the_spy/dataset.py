@@ -26,6 +26,7 @@ from engine.instance_files import (
     FieldError,
     Loaded,
     Problem,
+    build_each,
     json_lines,
     json_list,
     not_utf8,
@@ -228,21 +229,8 @@ def read(data: bytes, name: str = "<data>") -> Loaded:
             problems.append(Problem(name, len(items) + 1, None, "<record>", damage))
     else:
         entries, problems = json_lines(data, name)
-    out: list[dict[str, Any]] = []
-    seen: dict[str, int] = {}
-    for index, line, item in entries:
-        stated = item.get("scenario_id", item.get("id")) if isinstance(item, dict) else None
-        named = None if stated is None else str(stated)
-        try:
-            ours = record(item)
-        except FieldError as error:
-            problems.append(Problem(name, index, named, error.field, error.message, line))
-            continue
-        if ours["id"] in seen:
-            problems.append(Problem(name, index, named, "id",
-                                    f"id already used by instance {seen[ours['id']]}", line))
-            continue
-        seen[ours["id"]] = index
-        out.append(ours)
-    return Loaded(out, sorted(problems, key=lambda p: p.index or 0))
+    loaded = build_each(entries, name, record, lambda ours: ours["id"],
+                        lambda item: item.get("scenario_id", item.get("id")))
+    return Loaded(loaded.instances, sorted(problems + loaded.problems,
+                                           key=lambda p: p.index or 0))
 
