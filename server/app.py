@@ -93,10 +93,11 @@ class Connection:
 
 
 def _envs() -> list[dict[str, Any]]:
-    """Every env as a lobby describes it, and whether a table can play a stored SocialMaze
-    instance of it (`create_table.instance`)."""
-    return [{**e.describe(), "stored_instances": e.id in maze_instances.TASKS}
-            for e in all_envs()]
+    """Every env as a lobby describes it, whether a table can play a stored SocialMaze
+    instance of it (`create_table.instance`), and the preset that plays one if it is not the
+    env's default (Find the Spy's one-solver `passive`)."""
+    return [{**e.describe(), "stored_instances": e.id in maze_instances.TASKS,
+             "instance_preset": maze_instances.preset(e.id)} for e in all_envs()]
 
 
 def known_env(env_id: str, ref: Any) -> Env:
@@ -362,10 +363,12 @@ class Server:
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
         self._check_table_limits(conn.player, req.id)
         overrides = dict(req.get("config") or {})
+        preset = req.get("preset")
         if req.get("instance") is not None:
             overrides.update(await self._stored_instance(
                 req["env"], req["instance"], req.get("instance_source"), overrides, req.id))
-        table = self.create_table(req["env"], req.get("preset"), overrides,
+            preset = preset or maze_instances.preset(req["env"])
+        table = self.create_table(req["env"], preset, overrides,
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
                                   players=req.get("players"), on_timeout=req.get("on_timeout"),
                                   player=conn.player)

@@ -26,12 +26,19 @@ TASKS = ("hidden-role", "social-graph", "rating-estimation", "review-decision", 
          "find-the-spy")
 _SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {"find-the-spy": ("recorded",
                                                                      {"mode": "passive"})}
+# The preset a stored instance is played with when none is named (its seats: one solver).
+_PRESETS = {"find-the-spy": "passive"}
 MAX_LIST = 500
 
 
 def setting(env: str) -> str:
     """The config setting a stored instance of `env` goes in."""
     return _SETTINGS.get(env, ("instance", {}))[0]
+
+
+def preset(env: str) -> str | None:
+    """The preset that plays a stored instance of `env` (None: any, the env's default)."""
+    return _PRESETS.get(env)
 
 
 def table_settings(env: str, record: str) -> dict[str, Any]:

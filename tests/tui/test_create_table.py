@@ -142,3 +142,32 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
         await wait_for_text(pilot, "right: decision Accept")
         scored = [e for e in app.session.events if e["type"] == "scores"]
         assert [s["right"] for s in scored[0]["data"]["stages"]] == [True, False, True]
+
+
+async def test_a_stored_spy_game_switches_to_one_solver_and_is_played(embedded, server_db,
+                                                                       tmp_path):
+    import asyncio
+    import json
+
+    from server.cli import main
+    from tests.server.test_maze_release import SPY_PROCESSED
+
+    path = tmp_path / "spy.json"
+    path.write_text(json.dumps([SPY_PROCESSED]), "utf-8")
+    assert await asyncio.to_thread(main, ["--db", str(server_db), "maze", "import",
+                                          str(path)]) == 0
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_form(app, pilot, "find-the-spy")
+        await wait_for(pilot, lambda: "generated from the table" in line_with(app, "Instance"),
+                       "the instance row")
+        assert line_with(app, "Seat 3")  # the paper preset: four seats
+        await pilot.press("down", "down")  # players, instance
+        await cycle_to(pilot, app, "Instance", "7 (spy.json) — 4 players, 3 rounds")
+        await wait_for(pilot, lambda: "‹ passive" in line_with(app, "Preset")
+                       and not line_with(app, "Seat 1"), "the one solver's seat")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
+                       "Player 1's vote")
+        await wait_for_text(pilot, "Small and round, dunked in milk.")
+        assert app.session.private["word"] == "cake"

@@ -239,6 +239,16 @@ class CreateTableScreen(ParlorScreen):
     def action_help(self) -> None:
         open_help(self, self.env_id)
 
+    @on(Cycler.Changed, "#instance")
+    def _instance_changed(self) -> None:
+        """A stored instance of an env that plays it with its own preset (Find the Spy's
+        one-solver `passive`) switches the preset, and so the seats, to it."""
+        wanted = self.env.get("instance_preset")
+        if self.query_one("#instance", Cycler).value != GENERATED and wanted in (
+                self.env.get("presets") or {}):
+            preset = self.query_one("#preset", Cycler)
+            preset.set_options(preset.options, wanted)
+
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "instances" and msg.get("env") == self.env_id and self.plays_instances:
             picker = self.query_one("#instance", Cycler)
