@@ -238,3 +238,11 @@ async def test_a_stored_spy_game_is_played_passively_as_player_1(tmp_path, capsy
     assert over["result"]["rewards"] == {"0": 1.0}
     assert over["setup"]["spy_player"] == 3 and over["setup"]["recording_id"] == "7"
     await bob.close()
+
+
+def test_maze_solve_says_a_spy_file_is_played_not_solved(tmp_path, capsys):
+    path = _write(tmp_path, "spy.json", [SPY_PROCESSED])
+    assert main(["maze", "solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "holds find-the-spy instances: there is no solver" in err
+    assert "parlor league maze --file" in err and err.count("\n") == 1
