@@ -20,7 +20,6 @@ from websockets.protocol import State
 
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
-from engine.config import field_names
 from engine.core import (
     ConfigError,
     EngineError,
@@ -98,6 +97,14 @@ class Connection:
             log.warning("dropping a client more than %s bytes behind", self.max_unsent)
             ws.transport.abort()
             raise ConnectionClosedError(None, None)
+
+
+def _envs() -> list[dict[str, Any]]:
+    """Every env as a lobby describes it, whether a table can play a stored SocialMaze
+    instance of it (`create_table.instance`), and the preset that plays one if it is not the
+    env's default (Find the Spy's one-solver `passive`)."""
+    return [{**e.describe(), "stored_instances": e.id in maze_instances.TASKS,
+             "instance_preset": maze_instances.preset(e.id)} for e in all_envs()]
 
 
 def known_env(env_id: str, ref: Any) -> Env:
@@ -336,7 +343,7 @@ class Server:
             "welcome", req.id, player={"id": player.identity, "name": player.name,
                                        "token": player.token},
             server={"version": SERVER_VERSION, "protocol": p.VERSION},
-            envs=[e.describe() for e in all_envs()],
+            envs=_envs(),
             bots={e.id: available(e.id) for e in all_envs()}))
         if back:
             for table in list(self.tables.values()):
@@ -345,7 +352,7 @@ class Server:
                     await table.broadcast_table()
 
     async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
-        await self.reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
+        await self.reply(conn, p.message("envs", req.id, envs=_envs()))
 
     async def _on_list_tables(self, conn: Connection, req: p.Request) -> None:
         """A page of the tables, in creation order, optionally of one env and one status:
@@ -366,10 +373,12 @@ class Server:
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
         self._check_table_limits(conn.player, req.id)
         overrides = dict(req.get("config") or {})
+        preset = req.get("preset")
         if req.get("instance") is not None:
-            overrides["instance"] = await self._stored_instance(req["env"], req["instance"],
-                                                                overrides, req.id)
-        table = self.create_table(req["env"], req.get("preset"), overrides,
+            overrides.update(await self._stored_instance(
+                req["env"], req["instance"], req.get("instance_source"), overrides, req.id))
+            preset = preset or maze_instances.preset(req["env"])
+        table = self.create_table(req["env"], preset, overrides,
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
                                   players=req.get("players"), on_timeout=req.get("on_timeout"),
                                   player=conn.player)
@@ -389,32 +398,40 @@ class Server:
                                               your_seat=None))
             await table.maybe_start()
 
-    async def _stored_instance(self, env_id: str, instance_id: str,
-                               overrides: Mapping[str, Any], ref: Any) -> str:
-        """The record of a stored SocialMaze instance, for a table's `instance` setting."""
+    async def _stored_instance(self, env_id: str, instance_id: str, source: str | None,
+                               overrides: Mapping[str, Any], ref: Any) -> dict[str, Any]:
+        """The config settings that play a stored SocialMaze instance (its whole record in the
+        table's `instance` setting, Find the Spy's `recorded`)."""
         env = known_env(env_id, ref)
-        if "instance" not in field_names(env.Config):
+        if env.id not in maze_instances.TASKS:
             raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
-        if "instance" in overrides:
-            raise p.ProtocolError(p.BAD_CONFIG, "give the instance by id (instance) or whole "
-                                                "(config.instance), not both", ref)
+        setting = maze_instances.setting(env.id)
+        if setting in overrides:
+            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance by id (instance) or whole "
+                                                f"(config.{setting}), not both", ref)
         assert self.store is not None
-        record = await self.store.read_with(
-            lambda c: maze_instances.stored_record(c, env.id, instance_id))
+        try:
+            record = await self.store.read_with(
+                lambda c: maze_instances.stored_record(c, env.id, instance_id, source))
+        except maze_instances.Ambiguous as e:
+            raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
         if record is None:
+            where = f" from {source!r}" if source is not None else ""
             raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no stored {env.id} instance "
-                                                      f"{instance_id!r}; `parlor maze import "
-                                                      f"FILE` stores them, list_instances "
-                                                      f"lists them", ref)
-        return record
+                                                      f"{instance_id!r}{where}; `parlor maze "
+                                                      f"import FILE` stores them, "
+                                                      f"list_instances lists them", ref)
+        return maze_instances.table_settings(env.id, record)
 
     async def _on_list_instances(self, conn: Connection, req: p.Request) -> None:
         env = known_env(req["env"], req.id)
         assert self.store is not None
         page, more = await self.store.read_with(lambda c: maze_instances.list_rows(
-            c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST))
+            c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST,
+            req.get("after_source") or "", req.get("source")))
         await self.reply(conn, p.message("instances", req.id, env=env.id, instances=page,
-                                          next=more))
+                                          next=more[0] if more else None,
+                                          next_source=more[1] if more else None))
 
     def _check_table_limits(self, player: Player | None, ref: Any) -> None:
         """A player may have a few open tables at once, and the server a bounded number."""

@@ -179,8 +179,18 @@ def _parser() -> argparse.ArgumentParser:
     maze.add_argument("--seat", nargs="+", required=True, metavar="[TASK:]SPEC",
                       help="the models, e.g. scripted:solver openai:gpt-4o-mini "
                            "social-graph:scripted:majority (TASK: for one task only)")
-    maze.add_argument("--instances", type=int, required=True, metavar="N",
-                      help="instances per task (instance k is generated from seed S + k)")
+    maze.add_argument("--instances", type=int, default=None, metavar="N",
+                      help="instances per task (instance k is generated from seed S + k); with "
+                           "--stored or --file, play only the first N")
+    maze.add_argument("--stored", action="store_true",
+                      help="play the instances stored in --db by `parlor maze import` (the "
+                           "paper's release files, say), every task that has some or --task's")
+    maze.add_argument("--source", default=None, metavar="NAME",
+                      help="with --stored: only the instances of this source (the imported "
+                           "file's name or its --source)")
+    maze.add_argument("--file", default=None, metavar="FILE",
+                      help="play a dataset file's instances (the authors' release format or "
+                           "our JSON Lines; its task told from its content, or --task)")
     maze.add_argument("--preset", default=None, help="the tasks' preset (default: each "
                                                      "task's own, e.g. paper)")
     maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")

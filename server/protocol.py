@@ -27,7 +27,7 @@ MAX_NAME_CHARS = 40
 MAX_TOKEN_CHARS = 200
 MAX_TABLE_ID_CHARS = 64
 MAX_WORD_CHARS = 64  # env ids, presets, policy names, action field names
-MAX_INSTANCE_ID_CHARS = 200  # a stored SocialMaze instance's id (server/maze_instances.py)
+MAX_INSTANCE_ID_CHARS = 200  # a stored SocialMaze instance's id or source (maze_instances.py)
 MAX_SPEC_CHARS = 300  # a seat spec (an openai-compatible spec names a URL)
 MAX_SEATS = 64
 MAX_SEAT = 999  # seat indices 0..MAX_SEAT
@@ -124,8 +124,11 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
                      "seed": (_int(-MAX_SAFE_INT), False), "join_seat": (_SEAT, False),
                      "on_bot_failure": (_WORD, False), "on_timeout": (_WORD, False),
                      "players": (_int(1, MAX_SEAT + 1), False),
-                     "instance": (_text(MAX_INSTANCE_ID_CHARS), False)},
+                     "instance": (_text(MAX_INSTANCE_ID_CHARS), False),
+                     "instance_source": (_text(MAX_INSTANCE_ID_CHARS), False)},
     "list_instances": {"env": (_WORD, True), "after": (_text(MAX_INSTANCE_ID_CHARS), False),
+                       "after_source": (_text(MAX_INSTANCE_ID_CHARS), False),
+                       "source": (_text(MAX_INSTANCE_ID_CHARS), False),
                        "limit": (_int(1, 500), False)},
     "join": {"table_id": (_TABLE_ID, True), "seat": (_SEAT, False)},
     "spectate": {"table_id": (_TABLE_ID, True)},

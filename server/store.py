@@ -161,6 +161,20 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games DROP COLUMN seed;
     ALTER TABLE games RENAME COLUMN seed_digits TO seed;
     """,
+    # Issue 21: an instance is known by its source and id (two release files share ids).
+    """
+    CREATE TABLE maze_instances_by_source (env TEXT NOT NULL, source TEXT NOT NULL,
+                                           id TEXT NOT NULL, content_hash TEXT NOT NULL,
+                                           record TEXT NOT NULL,
+                                           summary TEXT NOT NULL DEFAULT '',
+                                           imported REAL NOT NULL,
+                                           PRIMARY KEY (env, source, id)) WITHOUT ROWID;
+    INSERT INTO maze_instances_by_source (env, source, id, content_hash, record, summary,
+                                          imported)
+        SELECT env, source, id, content_hash, record, summary, imported FROM maze_instances;
+    DROP TABLE maze_instances;
+    ALTER TABLE maze_instances_by_source RENAME TO maze_instances;
+    """,
 ]
 
 

@@ -6,6 +6,7 @@ table's seed to generate one."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.text import Text
@@ -101,19 +102,22 @@ class CreateTableScreen(ParlorScreen):
 
     @property
     def plays_instances(self) -> bool:
-        """The env's config has an `instance` setting: it can play a stored instance."""
-        return any("instance" in (config or {})
-                   for config in (self.env.get("presets") or {}).values())
+        """The server says a table of this env can play a stored instance."""
+        return bool(self.env.get("stored_instances"))
 
     def player_counts(self, preset: str | None) -> list[int]:
         by_preset = self.env.get("preset_players") or {}
         return list(by_preset.get(preset or "") or self.env.get("players") or [2])
 
     def instance_options(self) -> list[tuple[str, str]]:
-        stored = self.session.instances.get(self.env_id) or []
-        return [(GENERATED, "generated from the table's seed")] + [
-            (i["id"], f"{i['id']} — {i['summary']}" if i.get("summary") else i["id"])
-            for i in stored]
+        """The stored instances, each by its id and source (two files may reuse an id); the
+        option's value is both, as JSON."""
+        options = [(GENERATED, "generated from the table's seed")]
+        for i in self.session.instances.get(self.env_id) or []:
+            label = f"{i['id']} ({i['source']})" if i.get("source") else i["id"]
+            options.append((json.dumps([i["id"], i.get("source") or ""]),
+                            label + (f" — {i['summary']}" if i.get("summary") else "")))
+        return options
 
     async def on_mount(self) -> None:
         self.query_one("#create-box").can_focus = False  # focus goes to the rows, not the box
@@ -223,7 +227,8 @@ class CreateTableScreen(ParlorScreen):
         if HUMAN in seats:
             body["join_seat"] = seats.index(HUMAN)
         if self.plays_instances and self.query_one("#instance", Cycler).value != GENERATED:
-            body["instance"] = self.query_one("#instance", Cycler).value
+            body["instance"], body["instance_source"] = json.loads(
+                self.query_one("#instance", Cycler).value)
         self.creating = True
         self.client.send("create_table", **body)
         error.update(Text("Creating…", style="dim"))
@@ -233,6 +238,16 @@ class CreateTableScreen(ParlorScreen):
 
     def action_help(self) -> None:
         open_help(self, self.env_id)
+
+    @on(Cycler.Changed, "#instance")
+    def _instance_changed(self) -> None:
+        """A stored instance of an env that plays it with its own preset (Find the Spy's
+        one-solver `passive`) switches the preset, and so the seats, to it."""
+        wanted = self.env.get("instance_preset")
+        if self.query_one("#instance", Cycler).value != GENERATED and wanted in (
+                self.env.get("presets") or {}):
+            preset = self.query_one("#preset", Cycler)
+            preset.set_options(preset.options, wanted)
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "instances" and msg.get("env") == self.env_id and self.plays_instances:
