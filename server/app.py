@@ -374,9 +374,11 @@ class Server:
         self._check_table_limits(conn.player, req.id)
         overrides = dict(req.get("config") or {})
         preset = req.get("preset")
-        if req.get("instance") is not None:
+        if req.get("instance") is not None or req.get("instance_random"):
+            assert conn.player is not None
             overrides.update(await self._stored_instance(
-                req["env"], req["instance"], req.get("instance_source"), overrides, req.id))
+                req["env"], req.get("instance"), bool(req.get("instance_random")),
+                req.get("instance_source"), overrides, conn.player.identity, req.id))
             preset = preset or maze_instances.preset(req["env"])
         table = self.create_table(req["env"], preset, overrides,
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
@@ -398,25 +400,41 @@ class Server:
                                               your_seat=None))
             await table.maybe_start()
 
-    async def _stored_instance(self, env_id: str, instance_id: str, source: str | None,
-                               overrides: Mapping[str, Any], ref: Any) -> dict[str, Any]:
+    async def _stored_instance(self, env_id: str, instance_id: str | None, random: bool,
+                               source: str | None, overrides: Mapping[str, Any], player: str,
+                               ref: Any) -> dict[str, Any]:
         """The config settings that play a stored SocialMaze instance (its whole record in the
-        table's `instance` setting, Find the Spy's `recorded`)."""
+        table's `instance` setting, Find the Spy's `recorded`): the one named, or with `random`
+        one the server draws in secret (maze_instances.drawn_record), told to no one until the
+        end, so the creator cannot look its answer up by id."""
         env = known_env(env_id, ref)
         if env.id not in maze_instances.TASKS:
             raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
         setting = maze_instances.setting(env.id)
         if setting in overrides:
-            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance by id (instance) or whole "
-                                                f"(config.{setting}), not both", ref)
+            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance by id (instance), drawn "
+                                                f"(instance_random) or whole "
+                                                f"(config.{setting}), not two", ref)
+        if random and instance_id is not None:
+            raise p.ProtocolError(p.BAD_CONFIG, "give instance (an id) or instance_random, not "
+                                                "both", ref)
         assert self.store is not None
+        where = f" from {source!r}" if source is not None else ""
+        if random:
+            record = await self.store.read_with(
+                lambda c: maze_instances.drawn_record(c, env.id, source, player))
+            if record is None:
+                raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no {env.id} instance is stored"
+                                                          f"{where} to draw; `parlor maze import "
+                                                          f"FILE` stores them", ref)
+            return maze_instances.table_settings(env.id, record)
+        assert instance_id is not None
         try:
             record = await self.store.read_with(
                 lambda c: maze_instances.stored_record(c, env.id, instance_id, source))
         except maze_instances.Ambiguous as e:
             raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
         if record is None:
-            where = f" from {source!r}" if source is not None else ""
             raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no stored {env.id} instance "
                                                       f"{instance_id!r}{where}; `parlor maze "
                                                       f"import FILE` stores them, "

@@ -15,6 +15,7 @@ running server, as `parlor serve invite` does), the server through its store.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -174,6 +175,28 @@ def stored_record(conn: sqlite3.Connection, env: str, instance_id: str,
     if len(rows) > 1:
         raise Ambiguous(instance_id, [r[1] for r in rows])
     return rows[0][0] if rows else None
+
+
+def drawn_record(conn: sqlite3.Connection, env: str, source: str | None, player: str
+                 ) -> str | None:
+    """A stored instance of `env` (of one source, or any) drawn with secret randomness, as a
+    config's record; None when none is stored. Drawn among those `player` (an identity) has not
+    sat at yet when there are any: a person who met an instance was told its answer at the end."""
+    name = setting(env)
+    # NOT IN over no NULLs: a game of this env without the setting (a generated puzzle) plays
+    # no stored instance.
+    unplayed = conn.execute(
+        "SELECT source, id FROM maze_instances WHERE env = ? AND (? IS NULL OR source = ?) "
+        "AND record NOT IN (SELECT json_extract(g.config, ?) FROM seats s JOIN games g ON "
+        "g.id = s.game_id WHERE s.identity = ? AND g.env = ? AND json_extract(g.config, ?) IS "
+        "NOT NULL)", (env, source, source, f"$.{name}", player, env, f"$.{name}")).fetchall()
+    pool = unplayed or conn.execute(
+        "SELECT source, id FROM maze_instances WHERE env = ? AND (? IS NULL OR source = ?)",
+        (env, source, source)).fetchall()
+    if not pool:
+        return None
+    drawn_source, drawn_id = secrets.choice(pool)
+    return stored_record(conn, env, drawn_id, drawn_source)
 
 
 def stored_records(conn: sqlite3.Connection, env: str, source: str | None = None

@@ -70,6 +70,11 @@ def _int(low: int, high: int = MAX_SAFE_INT) -> Check:
     return check
 
 
+def _bool(value: Any, where: str) -> None:
+    if not isinstance(value, bool):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be true or false")
+
+
 def _object(value: Any, where: str) -> None:
     if not isinstance(value, dict):
         raise _Refusal(BAD_MESSAGE, f"{where} must be an object")
@@ -125,7 +130,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
                      "on_bot_failure": (_WORD, False), "on_timeout": (_WORD, False),
                      "players": (_int(1, MAX_SEAT + 1), False),
                      "instance": (_text(MAX_INSTANCE_ID_CHARS), False),
-                     "instance_source": (_text(MAX_INSTANCE_ID_CHARS), False)},
+                     "instance_source": (_text(MAX_INSTANCE_ID_CHARS), False),
+                     "instance_random": (_bool, False)},
     "list_instances": {"env": (_WORD, True), "after": (_text(MAX_INSTANCE_ID_CHARS), False),
                        "after_source": (_text(MAX_INSTANCE_ID_CHARS), False),
                        "source": (_text(MAX_INSTANCE_ID_CHARS), False),
@@ -159,7 +165,8 @@ BAD_NAME = "bad_name"  # a name with invisible or direction-changing characters
 UNKNOWN_TABLE = "unknown_table"
 TABLE_GONE = "table_gone"  # a table a previous run of this server had
 UNKNOWN_ENV = "unknown_env"
-UNKNOWN_INSTANCE = "unknown_instance"  # create_table.instance names no stored instance
+UNKNOWN_INSTANCE = "unknown_instance"  # create_table.instance names no stored instance (or
+# instance_random finds none to draw)
 BAD_CONFIG = "bad_config"
 BAD_SEAT = "bad_seat"
 SEAT_TAKEN = "seat_taken"

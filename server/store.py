@@ -175,6 +175,10 @@ MIGRATIONS: list[str] = [
     DROP TABLE maze_instances;
     ALTER TABLE maze_instances_by_source RENAME TO maze_instances;
     """,
+    # A stored instance drawn at random prefers those the creator has not played: their games.
+    """
+    CREATE INDEX seats_identity ON seats(identity);
+    """,
 ]
 
 

@@ -1,8 +1,9 @@
 """New table: pick a preset (described in words), the player count (the preset's own counts)
 and who sits in each seat: you, another person, a server bot or an LLM bot with its own spec.
 Shift+↑/↓ move a seat's choice up or down, so you pick the seat you sit in. For the SocialMaze
-envs that play stored instances, an Instance row picks one (`parlor maze import`) or leaves the
-table's seed to generate one."""
+envs that play stored instances, an Instance row picks one (`parlor maze import`), asks the
+server to draw one in secret (so the person who sits cannot look its answer up by id), or leaves
+the table's seed to generate one."""
 
 from __future__ import annotations
 
@@ -113,7 +114,16 @@ class CreateTableScreen(ParlorScreen):
         """The stored instances, each by its id and source (two files may reuse an id); the
         option's value is both, as JSON."""
         options = [(GENERATED, "generated from the table's seed")]
-        for i in self.session.instances.get(self.env_id) or []:
+        stored = self.session.instances.get(self.env_id) or []
+        sources = sorted({i.get("source") or "" for i in stored})
+        if stored:  # drawn by the server: value {"random": source or null (any)}
+            options.append((json.dumps({"random": None}),
+                            "random stored instance, drawn in secret"
+                            + (" (any source)" if len(sources) > 1 else "")))
+        if len(sources) > 1:
+            options += [(json.dumps({"random": s}), f"random stored instance from {s}")
+                        for s in sources]
+        for i in stored:
             label = f"{i['id']} ({i['source']})" if i.get("source") else i["id"]
             options.append((json.dumps([i["id"], i.get("source") or ""]),
                             label + (f" — {i['summary']}" if i.get("summary") else "")))
@@ -227,8 +237,13 @@ class CreateTableScreen(ParlorScreen):
         if HUMAN in seats:
             body["join_seat"] = seats.index(HUMAN)
         if self.plays_instances and self.query_one("#instance", Cycler).value != GENERATED:
-            body["instance"], body["instance_source"] = json.loads(
-                self.query_one("#instance", Cycler).value)
+            chosen = json.loads(self.query_one("#instance", Cycler).value)
+            if isinstance(chosen, dict):
+                body["instance_random"] = True
+                if chosen["random"] is not None:
+                    body["instance_source"] = chosen["random"]
+            else:
+                body["instance"], body["instance_source"] = chosen
         self.creating = True
         self.client.send("create_table", **body)
         error.update(Text("Creating…", style="dim"))
