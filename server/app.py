@@ -412,9 +412,9 @@ class Server:
             raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
         setting = maze_instances.setting(env.id)
         if setting in overrides:
-            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance by id (instance), drawn "
-                                                f"(instance_random) or whole "
-                                                f"(config.{setting}), not two", ref)
+            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance whole (config.{setting}) "
+                                                f"or stored (instance, instance_random), not "
+                                                f"both", ref)
         if random and instance_id is not None:
             raise p.ProtocolError(p.BAD_CONFIG, "give instance (an id) or instance_random, not "
                                                 "both", ref)

@@ -169,3 +169,23 @@ async def test_a_stored_spy_game_switches_to_one_solver_and_is_played(embedded, 
                        "Player 1's vote")
         await wait_for_text(pilot, "Small and round, dunked in milk.")
         assert app.session.private["word"] == "cake"
+
+
+async def test_a_random_stored_instance_is_drawn_by_the_server_at_80x24(embedded, server_db,
+                                                                        tmp_path):
+    from tests.server.test_maze_release import SPY_PROCESSED, SPY_RAW
+
+    await import_file(server_db, tmp_path / "spy.json", [SPY_PROCESSED, SPY_RAW])
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_instance_row(app, pilot, "find-the-spy")
+        await cycle_to(pilot, app, "Instance", "random stored instance")
+        await wait_for(pilot, lambda: "‹ passive" in line_with(app, "Preset"),
+                       "the one solver's preset")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.KIND == "game" and app.session.awaiting_us,
+                       "Player 1's vote")
+        # the server drew one of the two; the table tells no one which
+        assert app.session.table["config"]["recorded"] == {"hidden": True}
+        assert app.session.private["word"] in ("cake", "lake")
+        assert "raw-8" not in screen_text(app)
