@@ -152,6 +152,7 @@ UNKNOWN_TYPE = "unknown_type"
 BAD_VERSION = "bad_version"
 NOT_HELLO = "hello_required"
 NAME_TAKEN = "name_taken"
+NAME_FIXED = "name_fixed"  # a hello with another name on a connection that said hello already
 BAD_NAME = "bad_name"  # a name with invisible or direction-changing characters
 UNKNOWN_TABLE = "unknown_table"
 TABLE_GONE = "table_gone"  # a table a previous run of this server had
