@@ -134,7 +134,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
         self._conns: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()  # open connections by client address
+        self._per_address: Counter[str] = Counter()  # open connections by address_key
         # table -> (creator, when, the creator's address_key)
         self._opened: dict[str, tuple[Player | None, float, str]] = {}
         self._new_names = PerHour(self.limits.names_per_address_per_hour)  # by address_key
@@ -211,10 +211,11 @@ class Server:
     async def _handle(self, ws: ServerConnection) -> None:
         limits = self.limits
         address = str((ws.remote_address or ("?",))[0])
-        if self._per_address[address] >= limits.connections_per_address:
+        key = address_key(address)
+        if self._per_address[key] >= limits.connections_per_address:
             await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
-        self._per_address[address] += 1
+        self._per_address[key] += 1
         loop = asyncio.get_running_loop()
         conn = Connection(ws, self.max_unsent, address)
         bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
@@ -238,9 +239,9 @@ class Server:
             pass
         finally:
             no_hello.cancel()
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self._per_address[key] -= 1
+            if not self._per_address[key]:
+                del self._per_address[key]
             self._conns.discard(conn)
             await self._on_close(conn)
 
@@ -366,7 +367,7 @@ class Server:
         wait = self._new_names.wait(key)
         if wait:
             raise p.ProtocolError(p.LIMIT, f"your address claimed {self._new_names.allowed} new "
-                                           f"names in the last hour, the most this server "
+                                           f"name(s) in the last hour, the most this server "
                                            f"allows; try again in about "
                                            f"{max(1, round(wait / 60))} min, or say hello as a "
                                            f"name you have (with its token)", ref)

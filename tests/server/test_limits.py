@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import protocol as p
 from server.app import Server
-from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DAY, Limits
+from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DAY, Limits, address_key
 from tests.server.conftest import Client
 from tests.server.test_play import play_until_over, rows
 
@@ -313,3 +313,11 @@ async def test_a_connected_name_is_not_forgotten(make_server):
     assert again.welcome["player"]["token"] == here.welcome["player"]["token"]
     for c in (here, again):
         await c.close()
+
+
+def test_an_ipv6_client_is_counted_by_its_network():
+    """One host commonly holds a whole IPv6 /64: the address limits count the network."""
+    assert address_key("2001:db8:1:2::5") == address_key("2001:db8:1:2:ffff::9")
+    assert address_key("2001:db8:1:2::5") != address_key("2001:db8:1:3::5")
+    assert address_key("::ffff:192.0.2.7") == address_key("192.0.2.7") == "192.0.2.7"
+    assert address_key("?") == "?"
