@@ -62,6 +62,7 @@ SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
 MAX_UNSENT_BYTES = 4 * 1024 * 1024  # a client this far behind in reading is dropped
 CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
+FORGET_BATCH = 1000  # unused names released per store job
 
 
 class Connection:
@@ -377,9 +378,13 @@ class Server:
         """Release the names that never sat at a game and said no hello for the host's
         `unused_name_expiry` (Store.forget_unused_names); people connected now keep theirs."""
         assert self.store is not None
-        connected = {player.identity for player in self.players.values() if player.conns}
-        gone = set(await self.store.forget_unused_names(
-            time.time() - self.limits.unused_name_expiry, connected))
+        connected = [player.identity for player in self.players.values() if player.conns]
+        before = time.time() - self.limits.unused_name_expiry
+        gone: set[str] = set()
+        while batch := await self.store.forget_unused_names(before, connected, FORGET_BATCH):
+            gone.update(batch)  # the loop serves others between batches
+            if len(batch) < FORGET_BATCH:
+                break
         for token, player in list(self.players.items()):
             if player.identity in gone and not player.conns:
                 del self.players[token]

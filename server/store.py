@@ -154,8 +154,9 @@ MIGRATIONS: list[str] = [
                                  imported REAL NOT NULL, PRIMARY KEY (env, id)) WITHOUT ROWID;
     """,
     # Issue 21: names nobody used for a game are forgotten some days after their last hello
-    # (`Store.forget_unused_names`); the index finds whether a player ever sat at a game. The
-    # names already here count from the upgrade (their last hello was not kept).
+    # (`Store.forget_unused_names`; the index finds whether a player ever sat at a game). The
+    # names already here count from the upgrade (their last hello was not kept); every claim
+    # sets it.
     """
     ALTER TABLE players ADD COLUMN last_hello REAL;
     UPDATE players SET last_hello = (julianday('now') - 2440587.5) * 86400.0
@@ -474,20 +475,22 @@ class Store:
                              "token_hash = ?", (time.time(), identity, _hash(token))).rowcount > 0
         return await self.write(work)
 
-    async def forget_unused_names(self, before: float, keep: Iterable[str] = ()) -> list[str]:
-        """Release the claimed names that never sat at a game (so have no ratings either), did
-        not spend an invite, and said hello last before `before` (a time.time()), except the
-        identities in `keep` (people connected now); returns the identities forgotten. Anyone
-        may claim such a name again."""
+    async def forget_unused_names(self, before: float, keep: Iterable[str] = (),
+                                  at_most: int = 1000) -> list[str]:
+        """Release up to `at_most` claimed names that never sat at a game (so have no ratings
+        either), did not spend an invite, and said hello last before `before` (a time.time()),
+        except the identities in `keep` (people connected now); returns the identities
+        forgotten. Anyone may claim such a name again. (Bounded: the store runs on the event
+        loop, and a flood's names could be many.)"""
         def work(c: sqlite3.Connection) -> list[str]:
             gone = c.execute(
-                "DELETE FROM players WHERE kind = 'human' AND token_hash IS NOT NULL "
-                "AND coalesce(last_hello, created) < ? "
+                "DELETE FROM players WHERE id IN (SELECT id FROM players WHERE kind = 'human' "
+                "AND token_hash IS NOT NULL AND last_hello < ? "
                 "AND NOT EXISTS (SELECT 1 FROM seats WHERE seats.player_id = players.id) "
                 "AND identity NOT IN (SELECT identity FROM ratings) "
                 "AND identity NOT IN (SELECT used_by FROM invites WHERE used_by IS NOT NULL) "
-                "AND identity NOT IN (SELECT value FROM json_each(?)) RETURNING identity",
-                (before, json.dumps(list(keep)))).fetchall()
+                "AND identity NOT IN (SELECT value FROM json_each(?)) LIMIT ?) "
+                "RETURNING identity", (before, json.dumps(list(keep)), at_most)).fetchall()
             for (identity,) in gone:
                 self._player_ids.pop(identity, None)
             return [identity for (identity,) in gone]
