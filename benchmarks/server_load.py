@@ -78,7 +78,8 @@ class ServerProcess:
              "--disconnect-grace", "10", *named,
              # One load generator on one address plays every table: no public-server limits.
              "--connections-per-address", "100000", "--max-tables", "100000",
-             "--tables-per-player", "100000", "--messages-per-second", "100000",
+             "--tables-per-player", "100000", "--tables-per-address", "100000",
+             "--names-per-address-per-hour", "100000", "--messages-per-second", "100000",
              "--allow-bots", "*", "--allow-client-seeds"],  # seeded: the same games each run
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=None if cpu is None else lambda: os.sched_setaffinity(0, {cpu}))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Mapping
 from ssl import SSLContext
@@ -32,7 +33,15 @@ from engine.core import (
 from engine.registry import all_envs, get
 from server import accounts, admin, maze_instances, names
 from server import protocol as p
-from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, Bucket, Limits
+from server.limits import (
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    HOUR,
+    Bucket,
+    Limits,
+    PerHour,
+    address_key,
+)
 from server.outbound import catch_up_message, history_page
 from server.policy import BotPolicy, LimitError, SeatLimits, llm_seats
 from server.seating import SeatingError, resolve_seats
@@ -59,6 +68,7 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
                        "setup (roles, key, words, answers) before the game; tables with people "
                        "get a secret seed from the server, shown when the game ends (hosts may "
                        "allow chosen seeds: parlor serve --allow-client-seeds)")
+FORGET_BATCH = 1000  # unused names released per store job
 
 
 class Connection:
@@ -142,9 +152,12 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
         self._conns: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()  # open connections by client address
-        self._opened: dict[str, tuple[Player | None, float]] = {}  # table -> (creator, when)
+        self._per_address: Counter[str] = Counter()  # open connections by address_key
+        # table -> (creator, when, the creator's address_key)
+        self._opened: dict[str, tuple[Player | None, float, str]] = {}
+        self._new_names = PerHour(self.limits.names_per_address_per_hour)  # by address_key
         self._sweeper: asyncio.Task[None] | None = None
+        self._name_sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # closes under way (kept referenced)
         self._first_number: int | None = None  # the first table number this run gave out
         self._server: Any = None
@@ -171,6 +184,9 @@ class Server:
                                    ping_timeout=self.limits.ping_timeout,
                                    close_timeout=CLOSE_GRACE, ssl=ssl)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting_tables())
+        if self.limits.unused_name_expiry != float("inf"):
+            await self.forget_unused_names()
+            self._name_sweeper = asyncio.get_running_loop().create_task(self._sweep_names())
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
 
@@ -193,8 +209,9 @@ class Server:
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for sweeper in (self._sweeper, self._name_sweeper):
+            if sweeper is not None:
+                sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         if self._server is not None:
@@ -212,10 +229,11 @@ class Server:
     async def _handle(self, ws: ServerConnection) -> None:
         limits = self.limits
         address = str((ws.remote_address or ("?",))[0])
-        if self._per_address[address] >= limits.connections_per_address:
+        key = address_key(address)
+        if self._per_address[key] >= limits.connections_per_address:
             await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
-        self._per_address[address] += 1
+        self._per_address[key] += 1
         loop = asyncio.get_running_loop()
         conn = Connection(ws, self.max_unsent, address)
         bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
@@ -239,9 +257,9 @@ class Server:
             pass
         finally:
             no_hello.cancel()
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self._per_address[key] -= 1
+            if not self._per_address[key]:
+                del self._per_address[key]
             self._conns.discard(conn)
             await self._on_close(conn)
 
@@ -294,7 +312,7 @@ class Server:
                 await self.close_waiting(table, "its creator left and nobody sat down")
 
     async def _detach(self, conn: Connection) -> None:
-        """`conn` no longer speaks for its player (closed, or said hello as someone else)."""
+        """`conn` no longer speaks for its player (it closed)."""
         player = conn.player
         if player is None:
             return
@@ -318,23 +336,32 @@ class Server:
             name = names.normalise(req["name"])  # server/names.py: what a name may be
         except names.BadName as e:
             raise p.ProtocolError(p.BAD_NAME, str(e), req.id) from None
-        player = self.players.get(token) if token else None
-        if player is not None and not names.same(player.name, name):
-            player = None  # a token vouches only for its own name
+        if conn.player is not None and not names.same(conn.player.name, name):
+            # One identity per connection: a client that says hello as one name after another
+            # would get the limits of every name (and leave their tables behind when it goes).
+            raise p.ProtocolError(p.NAME_FIXED, f"this connection is {conn.player.name!r}'s; "
+                                                f"open a new connection to play as another "
+                                                f"name", req.id)
+        assert self.store is not None
+        player = conn.player or (self.players.get(token) if token else None)
+        if player is not None and player is not conn.player:
+            if not names.same(player.name, name):
+                player = None  # a token vouches only for its own name
+            elif not await self.store.said_hello(player.identity, player.token):
+                if not player.conns:  # forgotten meanwhile: the token is worth nothing now
+                    self.players.pop(player.token, None)
+                player = None
         if player is None:
-            assert self.store is not None
             try:
                 name, token = await self.store.claim_name(
                     name, token, secrets.token_urlsafe(24), invite_only=self.invite_only,
-                    invite=req.get("invite"))
+                    invite=req.get("invite"), claiming=lambda: self._new_name(conn, req.id))
             except names.NameTaken as e:
                 raise p.ProtocolError(p.NAME_TAKEN, str(e), req.id) from None
             except accounts.InviteError as e:
                 raise p.ProtocolError(e.code, str(e), req.id) from None
             player = self.players.get(token) or Player(name=name, token=token)
             self.players[token] = player
-        if conn.player is not None and conn.player is not player:
-            await self._detach(conn)  # a second hello switches identity
         conn.player = player
         player.addresses.add(conn.address)
         back = not player.conns  # their first connection again: their seats are back
@@ -350,6 +377,42 @@ class Server:
                 seat = table.seat_of(player)
                 if seat is not None and table.reconnected(seat):
                     await table.broadcast_table()
+
+    def _new_name(self, conn: Connection, ref: Any) -> None:
+        """A new name is about to be claimed from `conn`'s address: counted, or refused with
+        `limit` when the address claimed its hourly share already."""
+        key = address_key(conn.address)
+        wait = self._new_names.wait(key)
+        if wait:
+            raise p.ProtocolError(p.LIMIT, f"your address claimed {self._new_names.allowed} new "
+                                           f"name(s) in the last hour, the most this server "
+                                           f"allows; try again in about "
+                                           f"{max(1, round(wait / 60))} min, or say hello as a "
+                                           f"name you have (with its token)", ref)
+        self._new_names.record(key)
+
+    async def forget_unused_names(self) -> list[str]:
+        """Release the names that never sat at a game and said no hello for the host's
+        `unused_name_expiry` (Store.forget_unused_names); people connected now keep theirs."""
+        assert self.store is not None
+        connected = [player.identity for player in self.players.values() if player.conns]
+        before = time.time() - self.limits.unused_name_expiry
+        gone: set[str] = set()
+        while batch := await self.store.forget_unused_names(before, connected, FORGET_BATCH):
+            gone.update(batch)  # the loop serves others between batches
+            if len(batch) < FORGET_BATCH:
+                break
+        for token, player in list(self.players.items()):
+            if player.identity in gone and not player.conns:
+                del self.players[token]
+        if gone:
+            log.info("forgot %d names never used for a game", len(gone))
+        return sorted(gone)
+
+    async def _sweep_names(self) -> None:
+        while True:
+            await asyncio.sleep(min(HOUR, self.limits.unused_name_expiry / 4))
+            await self.forget_unused_names()
 
     async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
         await self.reply(conn, p.message("envs", req.id, envs=_envs()))
@@ -371,7 +434,7 @@ class Server:
                                           next=page[-1].id if more and page else None))
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
-        self._check_table_limits(conn.player, req.id)
+        self._check_table_limits(conn, req.id)
         overrides = dict(req.get("config") or {})
         preset = req.get("preset")
         if req.get("instance") is not None or req.get("instance_random"):
@@ -385,7 +448,8 @@ class Server:
                                   players=req.get("players"), on_timeout=req.get("on_timeout"),
                                   player=conn.player)
         assert conn.player is not None
-        self._opened[table.id] = (conn.player, asyncio.get_running_loop().time())
+        self._opened[table.id] = (conn.player, asyncio.get_running_loop().time(),
+                                  address_key(conn.address))
         join_seat = req.get("join_seat")
         if join_seat is not None:
             try:
@@ -451,16 +515,24 @@ class Server:
                                           next=more[0] if more else None,
                                           next_source=more[1] if more else None))
 
-    def _check_table_limits(self, player: Player | None, ref: Any) -> None:
-        """A player may have a few open tables at once, and the server a bounded number."""
+    def _check_table_limits(self, conn: Connection, ref: Any) -> None:
+        """A player, and an address whatever its names, may have a few open tables at once;
+        the server a bounded number."""
         open_tables = [tid for tid, t in self.tables.items() if t.status != "over"]
         if len(open_tables) >= self.limits.tables_total:
             raise p.ProtocolError(p.LIMIT, f"this server has {len(open_tables)} open tables, "
                                            f"its limit; join one or try again later", ref)
-        mine = sum(1 for tid in open_tables if self._opened.get(tid, (None,))[0] is player)
+        creators = [self._opened[tid] for tid in open_tables if tid in self._opened]
+        mine = sum(1 for creator in creators if creator[0] is conn.player)
         if mine >= self.limits.tables_per_player:
             raise p.ProtocolError(p.LIMIT, f"you have {mine} open tables, the most a player may "
                                            f"have here; finish or leave one first", ref)
+        key = address_key(conn.address)
+        ours = sum(1 for creator in creators if creator[2] == key)
+        if ours >= self.limits.tables_per_address:
+            raise p.ProtocolError(p.LIMIT, f"{ours} open tables were created from your address, "
+                                           f"the most this server allows; finish or leave one "
+                                           f"first", ref)
 
     async def _sweep_waiting_tables(self) -> None:
         """Close tables that waited for players longer than the host allows."""

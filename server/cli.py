@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from server.limits import Limits
+from server.limits import DAY, Limits
 
 DB_HELP = ("SQLite file (default: $PARLOR_HOME/parlor.db, else $XDG_DATA_HOME/parlor/parlor.db, "
            "else ~/.local/share/parlor/parlor.db)")
@@ -72,6 +72,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="open tables on this server at once (default %(default)s)")
     serve.add_argument("--tables-per-player", type=_positive, default=limits.tables_per_player,
                        metavar="N", help="open tables one player may create (default %(default)s)")
+    serve.add_argument("--tables-per-address", type=_positive, default=limits.tables_per_address,
+                       metavar="N", help="open tables created from one address, whatever the "
+                                         "names (default %(default)s)")
+    serve.add_argument("--names-per-address-per-hour", type=_positive,
+                       default=limits.names_per_address_per_hour, metavar="N",
+                       help="new names claimed from one address per hour (default %(default)s)")
+    serve.add_argument("--forget-unused-names", type=_positive,
+                       default=limits.unused_name_expiry / DAY, metavar="DAYS",
+                       help="days after its last hello that a name which never sat at a game "
+                            "is released (default %(default)g)")
     serve.add_argument("--waiting-expiry", type=_positive, default=limits.waiting_expiry / 60,
                        metavar="MIN", help="minutes a table may wait for players before it "
                                            "closes (default %(default)g)")

@@ -187,9 +187,10 @@ def drawn_record(conn: sqlite3.Connection, env: str, source: str | None, player:
     # no stored instance.
     unplayed = conn.execute(
         "SELECT source, id FROM maze_instances WHERE env = ? AND (? IS NULL OR source = ?) "
-        "AND record NOT IN (SELECT json_extract(g.config, ?) FROM seats s JOIN games g ON "
-        "g.id = s.game_id WHERE s.identity = ? AND g.env = ? AND json_extract(g.config, ?) IS "
-        "NOT NULL)", (env, source, source, f"$.{name}", player, env, f"$.{name}")).fetchall()
+        "AND record NOT IN (SELECT json_extract(g.config, ?) FROM players pl JOIN seats s ON "
+        "s.player_id = pl.id JOIN games g ON g.id = s.game_id WHERE pl.identity = ? AND "
+        "g.env = ? AND json_extract(g.config, ?) IS NOT NULL)",
+        (env, source, source, f"$.{name}", player, env, f"$.{name}")).fetchall()
     pool = unplayed or conn.execute(
         "SELECT source, id FROM maze_instances WHERE env = ? AND (? IS NULL OR source = ?)",
         (env, source, source)).fetchall()

@@ -14,7 +14,7 @@ import ssl
 import sys
 
 from server.app import Server
-from server.limits import Limits
+from server.limits import DAY, Limits
 from server.policy import BotPolicy
 
 
@@ -36,6 +36,9 @@ async def _serve(args: argparse.Namespace) -> None:
         print(line, file=sys.stderr, flush=True)
     limits = server.limits
     print(f"Limits: {limits.tables_total:g} open tables, {limits.tables_per_player:g} per player, "
+          f"{limits.tables_per_address:g} per address, "
+          f"{limits.names_per_address_per_hour:g} new names per address per hour, unused names "
+          f"forgotten after {limits.unused_name_expiry / DAY:g} days, "
           f"waiting tables close after {limits.waiting_expiry / 60:g} min, "
           f"{limits.connections_per_address:g} connections per address, "
           f"{limits.messages_per_second:g} messages/s per connection, "
@@ -65,6 +68,9 @@ async def _serve(args: argparse.Namespace) -> None:
 def limits_of(args: argparse.Namespace) -> Limits:
     """The host's limits from `serve`'s options (the rest keep their defaults)."""
     return Limits(tables_total=int(args.max_tables), tables_per_player=int(args.tables_per_player),
+                  tables_per_address=int(args.tables_per_address),
+                  names_per_address_per_hour=int(args.names_per_address_per_hour),
+                  unused_name_expiry=args.forget_unused_names * DAY,
                   waiting_expiry=args.waiting_expiry * 60,
                   connections_per_address=int(args.connections_per_address),
                   messages_per_second=args.messages_per_second,
