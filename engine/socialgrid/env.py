@@ -44,6 +44,11 @@ class SocialGridEnv(Env):
     def default_players(self) -> int:
         return 7
 
+    def check_players(self, players: int, config: Config | None = None) -> None:
+        super().check_players(players)
+        if config is not None:
+            config.check_players(players)  # type: ignore[attr-defined]  # names the rule
+
     def player_counts(self, config: Config) -> tuple[int, ...]:
         counts = []
         for players in self.players:
