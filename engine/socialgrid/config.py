@@ -68,7 +68,8 @@ class SocialGridConfig(Config):
 
     def check_players(self, players: int) -> None:
         """A table's player count against this config: more crewmates than impostors (else the
-        impostors have won before the first step), and a station for each crewmate's tasks."""
+        impostors have won before the first step), and three stations for every seat (a
+        crewmate's tasks, an impostor's cover: the map does not depend on who is which)."""
         crew = players - self.impostors
         if not 1 <= players <= MAX_PLAYERS:
             raise ConfigError(f"socialgrid is played by 1..{MAX_PLAYERS} players, not {players}")
@@ -76,10 +77,10 @@ class SocialGridConfig(Config):
             raise ConfigError(f"{players} players with {self.impostors} impostors leave "
                               f"{crew} crewmates: there must be more crewmates than impostors")
         room = mapgen.station_capacity(self.room_size, self.rows, self.cols)
-        if 3 * crew > room:
-            raise ConfigError(f"{crew} crewmates need {3 * crew} task stations; a "
-                              f"{self.room_size}x{self.room_size} {self.rows}x{self.cols} map "
-                              f"holds {room}")
+        if 3 * players > room:
+            raise ConfigError(f"{players} players need {3 * players} task stations (three "
+                              f"each); a {self.room_size}x{self.room_size} {self.rows}x"
+                              f"{self.cols} map holds {room}")
 
 
 LEAGUE = SocialGridConfig()

@@ -47,6 +47,7 @@ from engine.socialgrid.moves import (
 from engine.socialgrid.oracle import Oracle
 
 TASK_KINDS = (("common", 3, 1.0), ("short", 8, 2.0), ("long", 13, 3.0))  # toggles, reward
+TASKS_PER_SEAT = len(TASK_KINDS)
 
 # Rewards (spec §18).
 TOGGLE, KILLED, STEP_CREW, STEP_IMPOSTOR = 0.2, 6.0, -0.001, -0.005
@@ -95,7 +96,7 @@ class SocialGridGame(Game):
         rng = random.Random(derive_seed(seed, "map"))
         try:
             self.board: Board = mapgen.generate(config.room_size, config.rows, config.cols,
-                                                stations=3 * len(self.crew), rng=rng)
+                                                stations=TASKS_PER_SEAT * players, rng=rng)
         except ValueError as e:
             raise ConfigError(str(e)) from None
         self.oracle = Oracle(self.board)
@@ -108,15 +109,15 @@ class SocialGridGame(Game):
         self.known_dead: set[int] = set()  # the dead everyone knows of (found at a meeting)
         self.corpses: dict[Pos, int] = {}
         self.closed: frozenset[Pos] = frozenset(self.board.doors)  # doors start closed
-        self.tasks: list[list[Task]] = [[] for _ in range(players)]
-        stations = iter(self.board.stations)
-        number = 0
-        for seat in sorted(self.crew):
-            for kind, required, reward in TASK_KINDS:
-                number += 1
-                self.tasks[seat].append(Task(f"{kind}_task_{number}", kind, next(stations),
-                                             required, reward))
-        self.tasks_total = number
+        # Every seat gets three stations and task names from its seat number alone, so what a
+        # crewmate is given never tells it who the impostors are; an impostor's are its cover
+        # (DO_TASK there changes nothing).
+        self.tasks: list[list[Task]] = [
+            [Task(f"{kind}_task_{TASKS_PER_SEAT * seat + k + 1}", kind,
+                  self.board.stations[TASKS_PER_SEAT * seat + k], required, reward)
+             for k, (kind, required, reward) in enumerate(TASK_KINDS)]
+            for seat in range(players)]
+        self.tasks_total = TASKS_PER_SEAT * len(self.crew)
         self.tasks_done = 0
         self.cooldown = [config.kill_cooldown if s in self.impostors else 0
                          for s in range(players)]
@@ -384,6 +385,8 @@ class SocialGridGame(Game):
     def _work(self, seat: int, station: Pos) -> dict[str, Any]:
         """DO_TASK: one toggle of the crewmate's own task at this station (an impostor's, or
         anyone's at another's station, changes nothing: it only looks like work)."""
+        if seat in self.impostors:
+            return {}
         task = next((t for t in self.tasks[seat] if t.station == station and not t.done), None)
         if task is None:
             return {}
