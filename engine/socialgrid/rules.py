@@ -16,7 +16,10 @@ whoever saw it), `task_completed` (the crewmate), `meeting_called`, `ballot_cast
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
+
+from cachetools import LRUCache
 
 from engine.core import NO_ACTION, Action, ActionSpace, ConfigError, Game, Role, derive_seed
 from engine.policy import FORMAT, RULE
@@ -54,6 +57,20 @@ TOGGLE, KILLED, STEP_CREW, STEP_IMPOSTOR = 0.2, 6.0, -0.001, -0.005
 VOTE_IMPOSTOR, VOTE_CREW, VOTE_SKIP = 3.0, -2.0, 0.05
 EJECTED_CREW, EJECTED_IMPOSTOR, CREW_EJECTED_BONUS, WIN = -2.0, -3.0, 2.0, 10.0
 
+# Per-game caches of what a place sees, bounded by (estimated) bytes, not entries: a game on the
+# largest map visits thousands of places.
+SIGHT_BYTES = 2_000_000
+PATCH_BYTES = 500_000
+TILE_BYTES = 72  # a tile (x, y) tuple with its object header
+
+
+def tiles_bytes(tiles: frozenset[Pos]) -> int:
+    return sys.getsizeof(tiles) + TILE_BYTES * len(tiles)
+
+
+def rows_bytes(rows: list[str]) -> int:
+    return sys.getsizeof(rows) + sum(sys.getsizeof(r) for r in rows)
+
 
 def assign_roles(config: SocialGridConfig, seed: int, players: int) -> tuple[Role, ...]:
     config.check_players(players)
@@ -86,7 +103,7 @@ class SocialGridGame(Game):
                  "tasks", "cooldown", "calls_left", "history", "still", "tick", "phase",
                  "answers", "meeting", "meetings", "trust", "rewards", "tasks_done",
                  "tasks_total", "spawns", "last_vote", "impostors", "crew", "_sight",
-                 "_spaces", "_allowed", "_patches")
+                 "_everything", "_spaces", "_allowed", "_patches")
     config: SocialGridConfig
 
     def __init__(self, env: Any, config: SocialGridConfig, seed: int, players: int) -> None:
@@ -132,10 +149,13 @@ class SocialGridGame(Game):
         self.last_vote: dict[str, Any] | None = None
         self.trust: list[dict[int, float]] = [{} for _ in range(players)]
         self.rewards = [0.0] * players
-        self._sight: dict[tuple[Pos, frozenset[Pos]], frozenset[Pos]] = {}
+        self._sight: LRUCache[tuple[Pos, frozenset[Pos]], frozenset[Pos]] = LRUCache(
+            SIGHT_BYTES, getsizeof=tiles_bytes)
+        self._everything: frozenset[Pos] | None = None  # what a global view sees
         self._spaces: dict[tuple[int, ...], ActionSpace] = {}
         self._allowed: dict[int, list[int]] = {}  # per seat, until the state changes
-        self._patches: dict[tuple[Pos, frozenset[Pos]], list[str]] = {}  # bare view patches
+        self._patches: LRUCache[tuple[Pos, frozenset[Pos]], list[str]] = LRUCache(
+            PATCH_BYTES, getsizeof=rows_bytes)  # bare view patches
         self.clock = {"step": 0, "phase": "tasks"}
         self.emit("game_started", {"players": players, "impostors": len(self.impostors),
                                    "map": observe.map_info(self)})
@@ -234,14 +254,17 @@ class SocialGridGame(Game):
         pose = self.poses[seat]
         if pose is None:
             return frozenset()
-        radius = None if self.config.observation == "global" else self.config.fov_radius
+        if self.config.observation == "global":  # the same from everywhere: kept once
+            if self._everything is None:
+                self._everything = vision.visible_tiles(self.board, pose.pos, self.closed,
+                                                        None)
+            return self._everything
         key = (pose.pos, self.closed)
         seen = self._sight.get(key)
         if seen is None:
-            if len(self._sight) > 4096:
-                self._sight.clear()
-            seen = self._sight[key] = vision.visible_tiles(self.board, pose.pos, self.closed,
-                                                             radius)
+            seen = vision.visible_tiles(self.board, pose.pos, self.closed,
+                                        self.config.fov_radius)
+            self._sight[key] = seen
         return seen
 
     def patch(self, seat: int) -> list[str]:
@@ -251,11 +274,9 @@ class SocialGridGame(Game):
         key = (pose.pos, self.closed)
         rows = self._patches.get(key)
         if rows is None:
-            if len(self._patches) > 4096:
-                self._patches.clear()
-            rows = self._patches[key] = vision.ascii_patch(
-                self.board, pose.pos, self.sight(seat), self.closed,
-                radius=self.config.fov_radius)
+            rows = vision.ascii_patch(self.board, pose.pos, self.sight(seat), self.closed,
+                                      radius=self.config.fov_radius)
+            self._patches[key] = rows
         return rows
 
     def allowed(self, seat: int) -> list[int]:
