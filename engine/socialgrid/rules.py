@@ -8,7 +8,9 @@ replace steps: every living player casts a ballot at once, then the plurality is
 and skip at the top, eject nobody). Win checks follow every kill, task and vote.
 
 Events: `step` (public: the step number, so every seat gets its new view), `trace` (seen by
-nobody: every seat's action, poses and what it did, for the metrics), `kill` (killer, victim and
+nobody, for the metrics: one row per seat that acted, [seat, action, x, y, facing before, x, y,
+facing after] and, when it did more than move, a dict of what: `progressed`, `completed`, `door`,
+`killed`), `kill` (killer, victim and
 whoever saw it), `task_completed` (the crewmate), `meeting_called`, `ballot_cast`, `vote_result`
 (public), `ballots` (nobody: trust scores and thoughts, for the metrics).
 """
@@ -333,7 +335,7 @@ class SocialGridGame(Game):
     def _resolve_step(self) -> None:
         self.changed()
         answers, self.answers = self.answers, {}
-        trace: dict[str, dict[str, Any]] = {}
+        trace: list[list[Any]] = []  # one compact row per seat that acted, for the metrics
         for seat in self.impostors:  # before the actions: a kill now waits the full cooldown
             if self.cooldown[seat] > 0:
                 self.cooldown[seat] -= 1
@@ -344,15 +346,15 @@ class SocialGridGame(Game):
             before = self.poses[seat]
             assert before is not None
             done = self._do(seat, answers[seat], before)
-            after = self.poses[seat]
-            trace[str(seat)] = {"action": answers[seat], "before": list(before),
-                                "after": list(after) if after else None, **done}
-            self._remember(seat, before, answers[seat])
+            after = self.poses[seat] or before
             if called is None and "meeting" in done:
                 called = done.pop("meeting")
-                trace[str(seat)].pop("meeting", None)
+            done.pop("moved", None)  # the pose before and after tell it
+            trace.append([seat, answers[seat], *before, *after, *([done] if done else [])])
+            self._remember(seat, before, answers[seat])
+        acted = {row[0] for row in trace}
         for seat in range(self.players):
-            if self.status[seat] == "alive" or str(seat) in trace:
+            if self.status[seat] == "alive" or seat in acted:
                 penalty = STEP_IMPOSTOR if seat in self.impostors else STEP_CREW
                 self.rewards[seat] += penalty
         self.tick += 1
