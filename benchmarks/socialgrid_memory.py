@@ -58,16 +58,19 @@ def run(name: str, steps: int):
     memory: list[dict] = [{} for _ in range(players)]
     checkpoints = {steps // 16, steps // 8, steps // 4, steps // 2, steps}
     start, last, peak = time.perf_counter(), -1, [0.0]
+    slowest = [0.0]
     while not game.over:
+        began = time.perf_counter()
         for seat in sorted(game.pending()):
             view, legal = game.view(seat), game.legal(seat).to_json()
             game.act(seat, _decide(bots[seat], view, legal, memory[seat]).action)
+        slowest[0] = max(slowest[0], time.perf_counter() - began)
         step = game.public_view()["step"]
         peak[0] = max(peak[0], rss_mb() - base)
         if step in checkpoints and step != last:
             last = step
-            report(name, step, base, peak[0], start, game)
-    report(name, game.public_view()["step"], base, peak[0], start, game)
+            report(name, step, base, peak[0], slowest[0], start, game)
+    report(name, game.public_view()["step"], base, peak[0], slowest[0], start, game)
     return game
 
 
@@ -76,9 +79,12 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-def report(name: str, step: int, base: float, peak: float, start: float, game) -> None:
+def report(name: str, step: int, base: float, peak: float, slowest: float, start: float,
+           game) -> None:
+    """One line of figures; `slowest_step_s` is the longest step so far, its views, bots'
+    decisions and resolution together (what a table's turn holds the loop for)."""
     print(json.dumps({"scenario": name, "step": step, "table_mb": round(rss_mb() - base, 1),
-                      "peak_table_mb": round(peak, 1),
+                      "peak_table_mb": round(peak, 1), "slowest_step_s": round(slowest, 3),
                       "seconds": round(time.perf_counter() - start, 1), **held(game)}),
           flush=True)
 
