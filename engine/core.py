@@ -513,11 +513,10 @@ class Env(ABC):
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
         validated when they are made)."""
-        if players not in self.players:
-            self.check_players(players)
         if config.__class__ is not self.Config and not isinstance(config, self.Config):
             raise ConfigError(f"{self.id} needs a {self.Config.__name__}, got "
                               f"{type(config).__name__}")
+        self.check_players(players, config)
         return self.game_class(self, config, seed, players)
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
@@ -577,10 +576,16 @@ class Env(ABC):
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat}"
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: int, config: Config | None = None) -> None:
+        """ConfigError naming the rule when `players` cannot play (with `config`: a game of
+        that config, whose counts may be fewer, see `player_counts`)."""
         if players not in self.players:
             allowed = ", ".join(map(str, self.players))
             raise ConfigError(f"{self.id} is played by {allowed} players, not {players}")
+        if config is not None and players not in (counts := self.player_counts(config)):
+            raise ConfigError(f"{self.id} with this config is played by "
+                              f"{', '.join(map(str, counts)) or 'no number of'} players, "
+                              f"not {players}")
 
     def config(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None
                ) -> Config:
