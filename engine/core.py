@@ -545,7 +545,10 @@ class Env(ABC):
 
     def naming(self, name: Namer | None = None) -> Naming:
         """The namer of transcript lines: `name` when given, else the env's own seat names. It
-        also rewrites the env's own names in texts the env wrote (`Naming.text`)."""
+        also rewrites the env's own names in texts the env wrote (`Naming.text`). A namer this
+        made is used as it is (a server describing many events makes one)."""
+        if isinstance(name, Naming):
+            return name
         return naming(name, self.seat_name, max(self.players))
 
     @property
