@@ -87,3 +87,16 @@ def test_clients_read_what_the_server_writes_as_the_standard_library_does(value)
         msg = p.decode_server_message(raw)
         assert msg == json.loads(text)
         assert type(msg["data"]) is type(json.loads(text)["data"])
+
+
+@pytest.mark.parametrize("action", [
+    {"A": 123456789012345, "B": -0.5, "C": None, "D": True},  # read by orjson
+    {"A": 9007199254740991, "B": "1" * 40, "C": "é 𝄞"},  # digits in a row: the slow way
+    {"A": 0.1234567890123456, "B": 12345.678},  # 16 digits after the point: the slow way
+    {"A": 1e308, "B": "\u2028", "C": "x" * 33},
+])
+def test_requests_read_fast_or_slow_read_the_same(action):
+    text = json.dumps({"v": 1, "type": "act", "id": 7, "table_id": "t", "turn": 2,
+                       "action": action}, ensure_ascii=False)
+    assert p.parse_client_message(text).body == {k: v for k, v in json.loads(text).items()
+                                                 if k not in ("v", "type", "id")}
