@@ -115,9 +115,7 @@ def _numbering(table: Table) -> Numbering:
 def _describer(table: Table) -> Callable[[Event, int | None], str]:
     """The env's transcript line for an event, naming seats by the table's display names (one
     namer for all the lines this describer writes: making one costs more than a line)."""
-    env = table.env
-    describe, naming = env.describe_event, env.naming(table.namer())
-    return lambda e, seat: describe(e, seat, name=naming)
+    return table.env.describer(table.namer())
 
 
 def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str],
