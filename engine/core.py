@@ -12,7 +12,7 @@ import hashlib
 import random
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
 from types import ModuleType
@@ -542,9 +542,23 @@ class Env(ABC):
             return describe_generic(event.type, event.data, self.naming(name))
         return describe(event.type, event.data, self.naming(name))
 
+    def describer(self, name: Namer | None = None) -> Callable[[Event, int | None], str]:
+        """`describe_event` with `name` fixed and its namer made once: for writing many lines
+        (a server writes every event's line for every recipient)."""
+        naming_ = self.naming(name)
+        if type(self).describe_event is not Env.describe_event:  # an env's own way
+            return lambda e, seat: self.describe_event(e, seat, naming_)
+        describe = getattr(self.text, "describe_event", None)
+        if describe is None:
+            return lambda e, seat: describe_generic(e.type, e.data, naming_)
+        return lambda e, seat: describe(e.type, e.data, naming_)
+
     def naming(self, name: Namer | None = None) -> Naming:
         """The namer of transcript lines: `name` when given, else the env's own seat names. It
-        also rewrites the env's own names in texts the env wrote (`Naming.text`)."""
+        also rewrites the env's own names in texts the env wrote (`Naming.text`). A namer this
+        made is used as it is (a server describing many events makes one)."""
+        if isinstance(name, Naming):
+            return name
         return naming(name, self.seat_name, max(self.players))
 
     @property

@@ -68,6 +68,14 @@ class Numbering:
         count, actions = game.event_count, game.step
         if count == self._known and actions == self._actions:
             return count
+        public = game.events_for(None, self._known)
+        if len(public) == count - self._known:  # all public (most moves): hides no seq
+            seen = {e.step for e in public}
+            unseen = [j for j in range(self._actions, actions) if j not in seen]
+            for steps in self._hidden_steps.values():
+                steps.extend(unseen)
+            self._known, self._actions = count, actions
+            return count
         for r, steps in self._hidden_steps.items():
             seen = self._hide(r, self._known, count, game.events_for(r, self._known))
             # An action's events all come at once, after the events of earlier actions; events
@@ -105,9 +113,9 @@ def _numbering(table: Table) -> Numbering:
 
 
 def _describer(table: Table) -> Callable[[Event, int | None], str]:
-    """The env's transcript line for an event, naming seats by the table's display names."""
-    describe, name = table.env.describe_event, table.namer()
-    return lambda e, seat: describe(e, seat, name=name)
+    """The env's transcript line for an event, naming seats by the table's display names (one
+    namer for all the lines this describer writes: making one costs more than a line)."""
+    return table.env.describer(table.namer())
 
 
 def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str],
@@ -122,19 +130,33 @@ def events_message(table: Table, seat: int | None, events: Iterable[Event]
     """New events visible to `seat`, with its current view and the view rendered as text;
     None when `seat` may see none of them (then it is sent nothing: not even that something
     happened)."""
-    game = table.game
-    assert game is not None
-    visible = [e for e in events if e.visible(seat)]
-    if not visible:
-        return None
-    return _events_message(table, seat, visible)
+    return events_messages(table, list(events))(seat)
 
 
-def _events_message(table: Table, seat: int | None, visible: list[Event]) -> dict[str, Any]:
+def events_messages(table: Table, events: list[Event]
+                    ) -> Callable[[int | None], dict[str, Any] | None]:
+    """`events_message` for any seat of the table, each seat's built once when first asked
+    for; what every seat's message needs (the namer, the numbering) is made once for all."""
+    describe, numbering = _describer(table), _numbering(table)
+    built: dict[int | None, dict[str, Any] | None] = {}
+
+    def message_for(seat: int | None) -> dict[str, Any] | None:
+        if seat not in built:
+            visible = [e for e in events if e.visible(seat)]
+            built[seat] = _events_message(table, seat, visible, describe, numbering) \
+                if visible else None
+        return built[seat]
+    return message_for
+
+
+def _events_message(table: Table, seat: int | None, visible: list[Event],
+                    describe: Callable[[Event, int | None], str] | None = None,
+                    numbering: Numbering | None = None) -> dict[str, Any]:
     game = table.game
     assert game is not None
     view = game.view(seat)
-    describe, numbering = _describer(table), _numbering(table)
+    describe = describe or _describer(table)
+    numbering = numbering or _numbering(table)
     return message("event", table_id=table.id, seat=seat,
                    events=[_event_json(e, seat, describe, numbering) for e in visible],
                    view=view, text=table.env.render(view))
@@ -212,4 +234,4 @@ def catch_up_message(table: Table, seat: int | None) -> dict[str, Any]:
         if size > RECENT_EVENTS_CHARS and first < len(latest):
             break
         first -= 1
-    return _events_message(table, seat, latest[first:])
+    return _events_message(table, seat, latest[first:], describe)
