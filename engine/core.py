@@ -12,9 +12,11 @@ import hashlib
 import random
 import sys
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -58,6 +60,7 @@ Action = str | Mapping[str, Any]
 # `meta` flat, (key, value, key, value...), or None. ActionRecords are built from these when asked for: a long
 # game keeps tens of thousands of them (issue 21).
 _Stored = tuple[Any, ...]
+_event_step = attrgetter("step")
 SHARED_ACTIONS = 256  # distinct small structured actions a game shares one copy of (`_shared`)
 
 
@@ -328,6 +331,16 @@ class Game(ABC):
                 if len(found) >= limit:
                     break
         return found
+
+    def events_between(self, start: int, stop: int | None = None) -> list[Event]:
+        """Every event (all visibilities) with start <= seq < stop: for the server's own
+        bookkeeping (`outbound.Numbering`), never for a recipient."""
+        return self._events[max(start, 0):stop]
+
+    def first_event_at(self, step: int) -> int:
+        """The seq of the first event of action `step` or later (`event_count` if none yet):
+        events come in the order of their steps."""
+        return bisect_left(self._events, step, key=_event_step)
 
     def latest_events_for(self, seat: int | None, count: int) -> list[Event]:
         """The last `count` events `seat` may see, oldest first (read from the end)."""
