@@ -4,15 +4,20 @@ clients seated as people who answer the instant `your_turn` arrives, against ser
 
 Per row (fresh server processes and database each): latency from sending `act` to the next
 event or your_turn (p50/p95/p99/max), client moves/s, stored actions/s, server CPU% and RSS
-(from /proc, summed over the server processes), the load generator's own CPU%, and events
-lost, duplicated or leaked per client (each client's event seqs against the events the database
-says it may see). With `--servers N` (issue 8: more than one core) N server processes share the
-row's database, each its own --instance and port, and table slots go to them round-robin. What
-each column means: benchmarks/README.md.
+(from /proc, summed over the server processes), server CPU ms per client move and per stored
+action, the load generator's own CPU%, and events lost, duplicated or leaked per client (each
+client's event seqs against the events the database says it may see). With `--servers N`
+(issue 8: more than one core) N server processes share the row's database, each its own
+--instance and port, and table slots go to them round-robin. Every
+client reads every message as the TUI does (`decode_server_message`, then `Session.apply`), so
+the latency is what a person waits for. `--py-spy PREFIX` samples the servers over the measured
+window (py-spy's raw stacks, one file per row and server). What each column means:
+benchmarks/README.md.
 
     python benchmarks/server_load.py [--tables 10 50] [--mixes bot-heavy all-human]
                                      [--spectators 0] [--seconds 10] [--warmup 2]
                                      [--blotto-bot random] [--servers 1] [--server-cpu N]
+                                     [--profile PREFIX] [--py-spy PREFIX]
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -44,6 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.sampling import random_action  # noqa: E402
 from engine.spaces import ActionSpace  # noqa: E402
+from server.protocol import decode_server_message  # noqa: E402
+from tui.session import Session  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only
 ENVS = ("colonel-blotto", "three-player-ipd")
@@ -78,8 +84,9 @@ class ServerProcess:
              "--disconnect-grace", "10", *named,
              # One load generator on one address plays every table: no public-server limits.
              "--connections-per-address", "100000", "--max-tables", "100000",
-             "--tables-per-player", "100000", "--messages-per-second", "100000",
-             "--allow-bots", "*"],
+             "--tables-per-player", "100000", "--tables-per-address", "100000",
+             "--names-per-address-per-hour", "100000", "--messages-per-second", "100000",
+             "--allow-bots", "*", "--allow-client-seeds"],  # seeded: the same games each run
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=None if cpu is None else lambda: os.sched_setaffinity(0, {cpu}))
 
@@ -189,9 +196,10 @@ class LoadClient:
     """One websocket speaking protocol v1. A person: answers every your_turn at once with a
     random legal action. Keeps the event seqs it received per table."""
 
-    def __init__(self, ws: ClientConnection, stats: Stats, seed: int) -> None:
+    def __init__(self, ws: ClientConnection, stats: Stats, seed: int, name: str = "") -> None:
         self.ws = ws
         self.stats = stats
+        self.session = Session(name, "")  # the TUI's model, fed every message as the TUI does
         self.rng = random.Random(seed)
         self.seqs: dict[str, list[int]] = {}
         self.over: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -204,7 +212,7 @@ class LoadClient:
     @classmethod
     async def open(cls, url: str, name: str, stats: Stats, seed: int) -> LoadClient:
         client = cls(await connect(url, max_size=None, open_timeout=REQUEST_TIMEOUT), stats,
-                     seed)
+                     seed, name)
         await client.request("hello", name=name)
         return client
 
@@ -225,6 +233,7 @@ class LoadClient:
     def expect(self, table_id: str) -> asyncio.Future[dict[str, Any]]:
         """A future for this table's game_over; events are recorded from now on."""
         self.seqs[table_id] = []
+        self.session.watching = table_id  # a spectator's session follows it (a seat's: `table`)
         future = self.over[table_id] = asyncio.get_running_loop().create_future()
         return future
 
@@ -234,7 +243,9 @@ class LoadClient:
         with contextlib.suppress(ConnectionClosed):
             async for raw in self.ws:
                 try:
-                    await self._on_message(orjson.loads(raw))  # the generator's main cost
+                    msg = decode_server_message(raw)  # the generator's main cost, as the TUI's
+                    self.session.apply(msg)
+                    await self._on_message(msg)
                 except ConnectionClosed:
                     raise
                 except Exception as exc:  # noqa: BLE001 - counted in the row's errors
@@ -376,7 +387,8 @@ class Row:
 
 
 async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
-                  server_cpu: int | None = None, profile: str | None = None) -> None:
+                  server_cpu: int | None = None, profile: str | None = None,
+                  py_spy: str | None = None) -> None:
     db = tmp / f"load-{row.tables}-{row.mix}-{row.spectators}-{row.servers}srv.db"
     stats = Stats()
     clients: list[tuple[list[LoadClient], list[LoadClient]]] = []
@@ -396,8 +408,13 @@ async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
                  for t in range(row.tables)]
         await asyncio.sleep(max(0.0, stats.start - time.time()))
         cpu0, me0 = sum(s.cpu_seconds() for s in servers), own_cpu()
+        samplers = [sample(s, f"{py_spy}-{row.tables}-{row.mix}-{row.spectators}-w{k + 1}.txt",
+                           stats.end - time.time()) for k, s in enumerate(servers)] \
+            if py_spy else []
         await asyncio.sleep(max(0.0, stats.end - time.time()))
         cpu1, me1 = sum(s.cpu_seconds() for s in servers), own_cpu()
+        for sampler in samplers:
+            await asyncio.to_thread(sampler.wait)
         memory = [s.memory_kb() for s in servers]
         _, pending = await asyncio.wait(tasks, timeout=DRAIN + REQUEST_TIMEOUT)
         for task in pending:
@@ -410,8 +427,11 @@ async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
                 await c.close()
         for server in servers:
             server.stop()
+    stored = stored_rate(db, stats.start, stats.end)
     row.figures = {
-        "moves/s": stats.moves / seconds, "stored/s": stored_rate(db, stats.start, stats.end),
+        "moves/s": stats.moves / seconds, "stored/s": stored,
+        "ms/move": 1000 * (cpu1 - cpu0) / max(1, stats.moves),
+        "ms/stored": 1000 * (cpu1 - cpu0) / max(1.0, stored * seconds),
         "samples": len(stats.latencies),
         **{k: percentile(stats.latencies, q) * 1000 for k, q in
            (("p50", 0.50), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))},
@@ -420,6 +440,15 @@ async def run_row(row: Row, seconds: float, warmup: float, tmp: Path,
         "hwm": sum(m.get("VmHWM", 0) for m in memory) / 1024, "gen%": 100 * (me1 - me0) / seconds,
         "errors": dict(stats.errors), "failures": len(failures) + len(pending),
         **check_events(db, played)}
+
+
+def sample(server: ServerProcess, out: str, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy sampling `server` for `seconds` into `out` (raw: one line per distinct stack, its
+    frames joined by ';', then its sample count), idle threads left out."""
+    return subprocess.Popen(
+        ["py-spy", "record", "--pid", str(server.proc.pid), "--duration",
+         str(max(1, round(seconds))), "--rate", "250", "--format", "raw", "--output", out],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def own_cpu() -> float:
@@ -431,7 +460,7 @@ def own_cpu() -> float:
 HEADER = (f"{'tables':>6} {'mix':9} {'spect':>5} {'srv':>3} {'clients':>7} {'games':>5} "
           f"{'moves/s':>8} "
           f"{'stored/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-          f"{'srv CPU':>7} {'RSS MB':>6} {'peak':>5} {'gen CPU':>7} {'lost':>4} {'dup':>4} "
+          f"{'srv CPU':>7} {'ms/move':>7} {'ms/act':>6} {'RSS MB':>6} {'peak':>5} {'gen CPU':>7} {'lost':>4} {'dup':>4} "
           f"{'leak':>4}  verdict")
 
 
@@ -447,7 +476,8 @@ def print_row(row: Row) -> None:
     print(f"{row.tables:>6} {row.mix:9} {row.spectators:>5} {row.servers:>3} {row.clients:>7} "
           f"{f['games']:>5} "
           f"{f['moves/s']:>8,.0f} {f['stored/s']:>8,.0f} {f['p50']:>7.1f} {f['p95']:>7.1f} "
-          f"{f['p99']:>7.1f} {f['max']:>7.1f} {f['cpu%']:>6.0f}% {f['rss']:>6.0f} "
+          f"{f['p99']:>7.1f} {f['max']:>7.1f} {f['cpu%']:>6.0f}% {f['ms/move']:>7.3f} "
+          f"{f['ms/stored']:>6.3f} {f['rss']:>6.0f} "
           f"{f['hwm']:>5.0f} {f['gen%']:>6.0f}% {f['lost']:>4} {f['dup']:>4} {f['leaked']:>4}  "
           f"{'meets target' if ok else 'BELOW TARGET'}" + (f"; {'; '.join(notes)}" if notes
                                                            else ""), flush=True)
@@ -477,7 +507,7 @@ async def run_all(args: argparse.Namespace) -> None:
 async def run_one(row: Row, args: argparse.Namespace, tmp: Path) -> None:
     limit = args.seconds + args.warmup + DRAIN + 2 * REQUEST_TIMEOUT + 60
     await asyncio.wait_for(run_row(row, args.seconds, args.warmup, tmp, args.server_cpu,
-                                   args.profile), limit)
+                                   args.profile, args.py_spy), limit)
     print_row(row)
 
 
@@ -501,6 +531,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="PREFIX", default=None,
                         help="run the servers under cProfile, writing PREFIX-<row>[-wK].prof "
                              "per row and server (pstats format)")
+    parser.add_argument("--py-spy", metavar="PREFIX", default=None,
+                        help="sample the servers with py-spy (installed separately) over the "
+                             "measured window, writing PREFIX-<row>-wK.txt (raw stacks)")
     args = parser.parse_args()
     if min(args.servers) < 1:
         parser.error("--servers must be at least 1")

@@ -28,11 +28,14 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, ClassVar, Literal, Union
 
 from engine.errors import ConfigError
 
 _MISSING = dataclasses.MISSING
+# What a client sees for a hidden config field that is set (`Config.public_json`): no id or hash,
+# since an instance's id or content hash finds its answer in a public dataset.
+HIDDEN: dict[str, Any] = {"hidden": True}
 
 
 def _show(value: Any) -> str:
@@ -416,6 +419,10 @@ class Config:
     """Base of every env's config. Subclasses are frozen dataclasses with defaults; a config is
     type-checked and validated when it is made, so every Config in existence is valid."""
 
+    # Fields a seat must not see before the game ends (an imported puzzle with its answer, a
+    # recorded game with its words): clients get `public_json`; the store keeps `to_json`.
+    hidden_fields: ClassVar[tuple[str, ...]] = ()
+
     def __post_init__(self) -> None:
         cls = self.__class__
         plan = _PLANS.get(cls) or _plan_of(cls)
@@ -428,6 +435,16 @@ class Config:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: tuples as lists, enums as their values, nested dataclasses as objects."""
         return _plan_of(self.__class__).encode(self)
+
+    def public_json(self) -> dict[str, Any]:
+        """`to_json` with each hidden field that is set replaced by HIDDEN: what lobbies, join
+        replies and every other message show before the game ends (the game's hidden setup
+        reveals what it was at the end)."""
+        data = self.to_json()
+        for name in self.hidden_fields:
+            if data.get(name):
+                data[name] = dict(HIDDEN)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Config:

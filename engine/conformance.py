@@ -431,19 +431,21 @@ _SEAT_WORDS = re.compile(r"(?<!\w)(?:Player|P)\s?\d+(?!\w)")
 
 
 def check_descriptions(env: Env, game: Game) -> None:
-    """`describe_event` gives every event a line, and with a namer it names seats only by it:
-    never by the env's own seat names nor as "Player 0" / "P0" (chat, being what players typed,
-    is left to them: random playouts type neither)."""
+    """`describe_event` gives every event a line (`describer` the same), and with a namer it
+    names seats only by it: never by the env's own seat names nor as "Player 0" / "P0" (chat,
+    being what players typed, is left to them: random playouts type neither)."""
     own = sorted({env.seat_name(s) for s in range(game.players)}, key=len, reverse=True)
     own_names = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, own)) + r")(?!\w)")
 
     def name(seat: int) -> str:
         return f"<seat-{seat}>"
 
+    describe = env.describer(name)  # what a server writes with: the very same lines
     for e in game.events:
         seat = None if e.visible_to == "all" or not e.visible_to else e.visible_to[0]
         line = env.describe_event(e, seat, name=name)
         assert isinstance(line, str) and line, f"describe_event gave no line for {e.type!r}"
+        assert describe(e, seat) == line, f"describer and describe_event differ on {e.type!r}"
         found = own_names.search(line) or (None if env.names_characters
                                            else _SEAT_WORDS.search(line))
         assert found is None, \

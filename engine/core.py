@@ -12,9 +12,11 @@ import hashlib
 import random
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -53,9 +55,13 @@ from engine.spaces import NO_ACTION, ActionSpace, Field, Option
 Action = str | Mapping[str, Any]
 """What `Game.act` accepts: raw text in the env's syntax, or a structured (form/choice) dict."""
 
-# One stored action: (seat, step, raw, error, meta, outcome, category, fatal); ActionRecords are
-# built from these when asked for.
-_Stored = tuple[int, int, JSON, "str | None", "Mapping[str, Any] | None", str, "str | None", bool]
+# One stored action, its step being its index in the list: an accepted move as (seat, raw,
+# *meta) (an even length), any other as (seat, raw, meta, outcome, error, category, fatal);
+# `meta` flat, (key, value, key, value...), or None. ActionRecords are built from these when asked for: a long
+# game keeps tens of thousands of them (issue 21).
+_Stored = tuple[Any, ...]
+_event_step = attrgetter("step")
+SHARED_ACTIONS = 256  # distinct small structured actions a game shares one copy of (`_shared`)
 
 
 def derive_seed(seed: int, label: str) -> int:
@@ -80,7 +86,7 @@ class Game(ABC):
 
     __slots__ = ("env", "config", "seed", "players", "step", "roles", "clock", "_env_id",
                  "_waiting", "_events", "_actions", "_result", "over", "_aborted", "_public",
-                 "_rng", "_errors", "_last_errors", "_judged")
+                 "_rng", "_errors", "_last_errors", "_judged", "_shared_actions")
 
     def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
         self.env = env
@@ -103,6 +109,7 @@ class Game(ABC):
         self._errors = [0] * players  # invalid moves in a row, per seat
         self._last_errors: list[str | None] = [None] * players
         self._judged: tuple[str, bool] | None = None  # (category, fatal) of the move in hand
+        self._shared_actions: dict[tuple[Any, ...], dict[str, Any]] = {}  # see `_shared`
 
     @property
     def rng(self) -> random.Random:
@@ -211,17 +218,17 @@ class Game(ABC):
         self._public = None
         self._judged = None
         error = self._apply(seat, action)
-        meta = dict(meta) if meta else None
         if error is None:
             if self._errors[seat]:
                 self._errors[seat] = 0
                 self._last_errors[seat] = None
-            self._actions.append((seat, step, action, None, meta, "ok", None, False))
+            self._actions.append((seat, self._shared(action), *(_flat(meta) or ())))
         else:
             if self._judged is None:  # the env returned a reason without judging it
                 self.reject(seat, error, OTHER)
             category, fatal = self._judged or (OTHER, False)
-            self._actions.append((seat, step, action, error, meta, "invalid", category, fatal))
+            self._actions.append((seat, self._shared(action), _flat(meta), "invalid", error,
+                                  category, fatal))
         self.step = step + 1
         return events[first:]
 
@@ -246,10 +253,29 @@ class Game(ABC):
         if self._apply(seat, action) is None:
             self._errors[seat] = 0
             self._last_errors[seat] = None
-        self._actions.append((seat, step, action, reason, dict(meta) if meta else None,
-                              "defaulted", None, False))
+        self._actions.append((seat, self._shared(action), _flat(meta), "defaulted", reason, None,
+                              False))
         self.step = step + 1
         return self._events[first:]
+
+    def _shared(self, action: Action) -> Action:
+        """The copy of a structured action the record keeps: one shared by every equal action
+        (a SocialGrid game repeats a handful thousands of times) when its fields are scalars
+        (keyed by type too: True is not 1 in a record), else its own. Records hand out copies."""
+        if action.__class__ is str:
+            return action
+        shared = self._shared_actions
+        try:
+            key = tuple((k, v.__class__, v) for k, v in action.items())  # type: ignore[union-attr]
+            found = shared.get(key)
+        except TypeError:  # a list or dict field: not hashable, not shared
+            return action
+        if found is not None:
+            return found
+        if len(shared) < SHARED_ACTIONS and len(key) <= 3:  # a vote with its thoughts is
+            # one of a kind: it would only take the place of a move made thousands of times
+            shared[key] = action  # type: ignore[assignment]
+        return action
 
     def _refuse(self, seat: int) -> None:
         """Raise the error that says why `seat` may not act now."""
@@ -275,8 +301,7 @@ class Game(ABC):
         self._judged = None
         self.emit("forfeit", {"seat": seat, "reason": reason})
         self._on_forfeit(seat, f"{self.env.seat_name(seat)} {reason}")
-        self._actions.append((seat, step, "", reason, dict(meta) if meta else None,
-                              "resigned", None, False))
+        self._actions.append((seat, "", _flat(meta), "resigned", reason, None, False))
         self.step = step + 1
         return self._events[first:]
 
@@ -307,6 +332,16 @@ class Game(ABC):
                     break
         return found
 
+    def events_between(self, start: int, stop: int | None = None) -> list[Event]:
+        """Every event (all visibilities) with start <= seq < stop: for the server's own
+        bookkeeping (`outbound.Numbering`), never for a recipient."""
+        return self._events[max(start, 0):stop]
+
+    def first_event_at(self, step: int) -> int:
+        """The seq of the first event of action `step` or later (`event_count` if none yet):
+        events come in the order of their steps."""
+        return bisect_left(self._events, step, key=_event_step)
+
     def latest_events_for(self, seat: int | None, count: int) -> list[Event]:
         """The last `count` events `seat` may see, oldest first (read from the end)."""
         found: list[Event] = []
@@ -328,11 +363,12 @@ class Game(ABC):
 
     @property
     def actions(self) -> list[ActionRecord]:
-        return [_action_record(a) for a in self._actions]
+        return [_action_record(a, step) for step, a in enumerate(self._actions)]
 
     def last_action(self) -> ActionRecord | None:
         """The latest action's record (cheaper than `actions[-1]`, which builds every record)."""
-        return _action_record(self._actions[-1]) if self._actions else None
+        actions = self._actions
+        return _action_record(actions[-1], len(actions) - 1) if actions else None
 
     def record(self) -> GameRecord:
         return GameRecord(self.env.id, self.env.rules_version, self.config.to_json(), self.seed,
@@ -450,9 +486,20 @@ class Game(ABC):
             raise UnknownSeatError(f"no seat {seat!r}; seats are 0..{self.players - 1}")
 
 
-def _action_record(a: _Stored) -> ActionRecord:
-    seat, step, raw, error, meta, outcome, category, fatal = a
-    return ActionRecord(seat, step, raw, outcome, error, meta or {}, category, fatal)
+def _action_record(a: _Stored, step: int) -> ActionRecord:
+    seat, raw = a[0], a[1]
+    if raw.__class__ is not str:
+        raw = dict(raw)  # the reader's own copy: the stored one may be shared
+    if len(a) % 2 == 0:
+        return ActionRecord(seat, step, raw, "ok", None, dict(zip(a[2::2], a[3::2], strict=True)))
+    meta = a[2]
+    return ActionRecord(seat, step, raw, a[3], a[4],
+                        dict(zip(meta[::2], meta[1::2], strict=True)) if meta else {}, a[5], a[6])
+
+
+def _flat(meta: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+    """An action's meta as (key, value, ...): a small dict costs three times the tuple."""
+    return tuple(x for item in meta.items() for x in item) if meta else None
 
 
 @lru_cache(maxsize=256)
@@ -513,11 +560,10 @@ class Env(ABC):
     def new_game(self, config: Config, seed: int, players: int) -> Game:
         """Start a game after checking the player count and the config's type (configs are
         validated when they are made)."""
-        if players not in self.players:
-            self.check_players(players)
         if config.__class__ is not self.Config and not isinstance(config, self.Config):
             raise ConfigError(f"{self.id} needs a {self.Config.__name__}, got "
                               f"{type(config).__name__}")
+        self.check_players(players, config)
         return self.game_class(self, config, seed, players)
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
@@ -543,9 +589,23 @@ class Env(ABC):
             return describe_generic(event.type, event.data, self.naming(name))
         return describe(event.type, event.data, self.naming(name))
 
+    def describer(self, name: Namer | None = None) -> Callable[[Event, int | None], str]:
+        """`describe_event` with `name` fixed and its namer made once: for writing many lines
+        (a server writes every event's line for every recipient)."""
+        naming_ = self.naming(name)
+        if type(self).describe_event is not Env.describe_event:  # an env's own way
+            return lambda e, seat: self.describe_event(e, seat, naming_)
+        describe = getattr(self.text, "describe_event", None)
+        if describe is None:
+            return lambda e, seat: describe_generic(e.type, e.data, naming_)
+        return lambda e, seat: describe(e.type, e.data, naming_)
+
     def naming(self, name: Namer | None = None) -> Naming:
         """The namer of transcript lines: `name` when given, else the env's own seat names. It
-        also rewrites the env's own names in texts the env wrote (`Naming.text`)."""
+        also rewrites the env's own names in texts the env wrote (`Naming.text`). A namer this
+        made is used as it is (a server describing many events makes one)."""
+        if isinstance(name, Naming):
+            return name
         return naming(name, self.seat_name, max(self.players))
 
     @property
@@ -577,10 +637,16 @@ class Env(ABC):
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"Player {seat}"
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: int, config: Config | None = None) -> None:
+        """ConfigError naming the rule when `players` cannot play (with `config`: a game of
+        that config, whose counts may be fewer, see `player_counts`)."""
         if players not in self.players:
             allowed = ", ".join(map(str, self.players))
             raise ConfigError(f"{self.id} is played by {allowed} players, not {players}")
+        if config is not None and players not in (counts := self.player_counts(config)):
+            raise ConfigError(f"{self.id} with this config is played by "
+                              f"{', '.join(map(str, counts)) or 'no number of'} players, "
+                              f"not {players}")
 
     def config(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None
                ) -> Config:

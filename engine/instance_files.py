@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -81,6 +81,33 @@ def json_lines(data: bytes, name: str) -> tuple[list[tuple[int, int, Any]], list
         except json.JSONDecodeError as error:
             problems.append(Problem(name, index, None, "<record>", json_error(error), number))
     return entries, problems
+
+
+def build_each(entries: Iterable[tuple[int, int | None, Any]], name: str,
+               read: Callable[[Any], Any], ident: Callable[[Any], str],
+               stated: Callable[[Any], Any]) -> Loaded:
+    """`read(record)` for each (index, line, record), a FieldError becoming a Problem naming
+    the record's `stated` id and the field; a second instance with an id (`ident` of what read
+    made) already seen is refused, as records name instances by id."""
+    instances: list[Any] = []
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for index, line, record in entries:
+        given = stated(record) if isinstance(record, dict) else None
+        named = None if given is None else str(given)
+        try:
+            instance = read(record)
+        except FieldError as error:
+            problems.append(Problem(name, index, named, error.field, error.message, line))
+            continue
+        if ident(instance) in seen:
+            problems.append(Problem(name, index, named, "id",
+                                    f"id already used by instance {seen[ident(instance)]}",
+                                    line))
+            continue
+        seen[ident(instance)] = index
+        instances.append(instance)
+    return Loaded(instances, problems)
 
 
 def load_file(path: str | Path, read: Callable[[bytes, str], Loaded]) -> Loaded:

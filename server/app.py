@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Mapping
 from ssl import SSLContext
@@ -20,7 +21,6 @@ from websockets.protocol import State
 
 from bots.base import BotError
 from bots.registry import BotSpecError, available, make_bot
-from engine.config import field_names
 from engine.core import (
     ConfigError,
     EngineError,
@@ -28,11 +28,20 @@ from engine.core import (
     GameOverError,
     NotYourTurnError,
     UnknownEnvError,
+    derive_seed,
 )
 from engine.registry import all_envs, get
 from server import accounts, admin, maze_instances, names
 from server import protocol as p
-from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, Bucket, Limits
+from server.limits import (
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    HOUR,
+    Bucket,
+    Limits,
+    PerHour,
+    address_key,
+)
 from server.outbound import catch_up_message, history_page
 from server.policy import BotPolicy, LimitError, SeatLimits, llm_seats
 from server.seating import SeatingError, resolve_seats
@@ -53,6 +62,13 @@ SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
 MAX_UNSENT_BYTES = 4 * 1024 * 1024  # a client this far behind in reading is dropped
 CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
+SEED_BITS = 128  # a table's seed deals its hidden setup: past any search, and never sent until
+# the game ends
+CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it work out the hidden "
+                       "setup (roles, key, words, answers) before the game; tables with people "
+                       "get a secret seed from the server, shown when the game ends (hosts may "
+                       "allow chosen seeds: parlor serve --allow-client-seeds)")
+FORGET_BATCH = 1000  # unused names released per store job
 
 
 class Connection:
@@ -93,6 +109,14 @@ class Connection:
             raise ConnectionClosedError(None, None)
 
 
+def _envs() -> list[dict[str, Any]]:
+    """Every env as a lobby describes it, whether a table can play a stored SocialMaze
+    instance of it (`create_table.instance`), and the preset that plays one if it is not the
+    env's default (Find the Spy's one-solver `passive`)."""
+    return [{**e.describe(), "stored_instances": e.id in maze_instances.TASKS,
+             "instance_preset": maze_instances.preset(e.id)} for e in all_envs()]
+
+
 def known_env(env_id: str, ref: Any) -> Env:
     """The env of a request; `unknown_env` naming the valid ones otherwise."""
     try:
@@ -104,19 +128,22 @@ def known_env(env_id: str, ref: Any) -> Env:
 class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
-                 invite_only: bool = False, **options: Any) -> None:
+                 invite_only: bool = False, client_seeds: bool = False, **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
         `bot_policy`: the bots the host allows, key bindings and LLM seat limits
         (server/policy.py); the default seats scripted bots and random only. `invite_only`: a
-        new name needs an invite code (server/accounts.py)."""
+        new name needs an invite code (server/accounts.py). `client_seeds`: a table with people
+        may be created with a seed its creator chose (which tells them its hidden setup); bot
+        tables always may."""
         self.db_path = db_path
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
         self.instance = instance
         self.invite_only = invite_only
+        self.client_seeds = client_seeds
         self.max_unsent = max_unsent
         self.limits = limits or Limits()
         self.options = options
@@ -125,9 +152,12 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.players: dict[str, Player] = {}  # by token
         self._conns: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()  # open connections by client address
-        self._opened: dict[str, tuple[Player | None, float]] = {}  # table -> (creator, when)
+        self._per_address: Counter[str] = Counter()  # open connections by address_key
+        # table -> (creator, when, the creator's address_key)
+        self._opened: dict[str, tuple[Player | None, float, str]] = {}
+        self._new_names = PerHour(self.limits.names_per_address_per_hour)  # by address_key
         self._sweeper: asyncio.Task[None] | None = None
+        self._name_sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # closes under way (kept referenced)
         self._first_number: int | None = None  # the first table number this run gave out
         self._server: Any = None
@@ -154,6 +184,9 @@ class Server:
                                    ping_timeout=self.limits.ping_timeout,
                                    close_timeout=CLOSE_GRACE, ssl=ssl)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting_tables())
+        if self.limits.unused_name_expiry != float("inf"):
+            await self.forget_unused_names()
+            self._name_sweeper = asyncio.get_running_loop().create_task(self._sweep_names())
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("Parlor server on %s (db %s)", self.url, self.db_path)
 
@@ -176,8 +209,9 @@ class Server:
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for sweeper in (self._sweeper, self._name_sweeper):
+            if sweeper is not None:
+                sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
         if self._server is not None:
@@ -195,10 +229,11 @@ class Server:
     async def _handle(self, ws: ServerConnection) -> None:
         limits = self.limits
         address = str((ws.remote_address or ("?",))[0])
-        if self._per_address[address] >= limits.connections_per_address:
+        key = address_key(address)
+        if self._per_address[key] >= limits.connections_per_address:
             await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
-        self._per_address[address] += 1
+        self._per_address[key] += 1
         loop = asyncio.get_running_loop()
         conn = Connection(ws, self.max_unsent, address)
         bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
@@ -222,9 +257,9 @@ class Server:
             pass
         finally:
             no_hello.cancel()
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self._per_address[key] -= 1
+            if not self._per_address[key]:
+                del self._per_address[key]
             self._conns.discard(conn)
             await self._on_close(conn)
 
@@ -277,7 +312,7 @@ class Server:
                 await self.close_waiting(table, "its creator left and nobody sat down")
 
     async def _detach(self, conn: Connection) -> None:
-        """`conn` no longer speaks for its player (closed, or said hello as someone else)."""
+        """`conn` no longer speaks for its player (it closed)."""
         player = conn.player
         if player is None:
             return
@@ -301,23 +336,32 @@ class Server:
             name = names.normalise(req["name"])  # server/names.py: what a name may be
         except names.BadName as e:
             raise p.ProtocolError(p.BAD_NAME, str(e), req.id) from None
-        player = self.players.get(token) if token else None
-        if player is not None and not names.same(player.name, name):
-            player = None  # a token vouches only for its own name
+        if conn.player is not None and not names.same(conn.player.name, name):
+            # One identity per connection: a client that says hello as one name after another
+            # would get the limits of every name (and leave their tables behind when it goes).
+            raise p.ProtocolError(p.NAME_FIXED, f"this connection is {conn.player.name!r}'s; "
+                                                f"open a new connection to play as another "
+                                                f"name", req.id)
+        assert self.store is not None
+        player = conn.player or (self.players.get(token) if token else None)
+        if player is not None and player is not conn.player:
+            if not names.same(player.name, name):
+                player = None  # a token vouches only for its own name
+            elif not await self.store.said_hello(player.identity, player.token):
+                if not player.conns:  # forgotten meanwhile: the token is worth nothing now
+                    self.players.pop(player.token, None)
+                player = None
         if player is None:
-            assert self.store is not None
             try:
                 name, token = await self.store.claim_name(
                     name, token, secrets.token_urlsafe(24), invite_only=self.invite_only,
-                    invite=req.get("invite"))
+                    invite=req.get("invite"), claiming=lambda: self._new_name(conn, req.id))
             except names.NameTaken as e:
                 raise p.ProtocolError(p.NAME_TAKEN, str(e), req.id) from None
             except accounts.InviteError as e:
                 raise p.ProtocolError(e.code, str(e), req.id) from None
             player = self.players.get(token) or Player(name=name, token=token)
             self.players[token] = player
-        if conn.player is not None and conn.player is not player:
-            await self._detach(conn)  # a second hello switches identity
         conn.player = player
         player.addresses.add(conn.address)
         back = not player.conns  # their first connection again: their seats are back
@@ -326,7 +370,7 @@ class Server:
             "welcome", req.id, player={"id": player.identity, "name": player.name,
                                        "token": player.token},
             server={"version": SERVER_VERSION, "protocol": p.VERSION},
-            envs=[e.describe() for e in all_envs()],
+            envs=_envs(),
             bots={e.id: available(e.id) for e in all_envs()}))
         if back:
             for table in list(self.tables.values()):
@@ -334,8 +378,44 @@ class Server:
                 if seat is not None and table.reconnected(seat):
                     await table.broadcast_table()
 
+    def _new_name(self, conn: Connection, ref: Any) -> None:
+        """A new name is about to be claimed from `conn`'s address: counted, or refused with
+        `limit` when the address claimed its hourly share already."""
+        key = address_key(conn.address)
+        wait = self._new_names.wait(key)
+        if wait:
+            raise p.ProtocolError(p.LIMIT, f"your address claimed {self._new_names.allowed} new "
+                                           f"name(s) in the last hour, the most this server "
+                                           f"allows; try again in about "
+                                           f"{max(1, round(wait / 60))} min, or say hello as a "
+                                           f"name you have (with its token)", ref)
+        self._new_names.record(key)
+
+    async def forget_unused_names(self) -> list[str]:
+        """Release the names that never sat at a game and said no hello for the host's
+        `unused_name_expiry` (Store.forget_unused_names); people connected now keep theirs."""
+        assert self.store is not None
+        connected = [player.identity for player in self.players.values() if player.conns]
+        before = time.time() - self.limits.unused_name_expiry
+        gone: set[str] = set()
+        while batch := await self.store.forget_unused_names(before, connected, FORGET_BATCH):
+            gone.update(batch)  # the loop serves others between batches
+            if len(batch) < FORGET_BATCH:
+                break
+        for token, player in list(self.players.items()):
+            if player.identity in gone and not player.conns:
+                del self.players[token]
+        if gone:
+            log.info("forgot %d names never used for a game", len(gone))
+        return sorted(gone)
+
+    async def _sweep_names(self) -> None:
+        while True:
+            await asyncio.sleep(min(HOUR, self.limits.unused_name_expiry / 4))
+            await self.forget_unused_names()
+
     async def _on_list_envs(self, conn: Connection, req: p.Request) -> None:
-        await self.reply(conn, p.message("envs", req.id, envs=[e.describe() for e in all_envs()]))
+        await self.reply(conn, p.message("envs", req.id, envs=_envs()))
 
     async def _on_list_tables(self, conn: Connection, req: p.Request) -> None:
         """A page of the tables, in creation order, optionally of one env and one status:
@@ -354,17 +434,22 @@ class Server:
                                           next=page[-1].id if more and page else None))
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
-        self._check_table_limits(conn.player, req.id)
+        self._check_table_limits(conn, req.id)
         overrides = dict(req.get("config") or {})
-        if req.get("instance") is not None:
-            overrides["instance"] = await self._stored_instance(req["env"], req["instance"],
-                                                                overrides, req.id)
-        table = self.create_table(req["env"], req.get("preset"), overrides,
+        preset = req.get("preset")
+        if req.get("instance") is not None or req.get("instance_random"):
+            assert conn.player is not None
+            overrides.update(await self._stored_instance(
+                req["env"], req.get("instance"), bool(req.get("instance_random")),
+                req.get("instance_source"), overrides, conn.player.identity, req.id))
+            preset = preset or maze_instances.preset(req["env"])
+        table = self.create_table(req["env"], preset, overrides,
                                   req["seats"], req.get("seed"), req.get("on_bot_failure"), req.id,
                                   players=req.get("players"), on_timeout=req.get("on_timeout"),
                                   player=conn.player)
         assert conn.player is not None
-        self._opened[table.id] = (conn.player, asyncio.get_running_loop().time())
+        self._opened[table.id] = (conn.player, asyncio.get_running_loop().time(),
+                                  address_key(conn.address))
         join_seat = req.get("join_seat")
         if join_seat is not None:
             try:
@@ -379,43 +464,75 @@ class Server:
                                               your_seat=None))
             await table.maybe_start()
 
-    async def _stored_instance(self, env_id: str, instance_id: str,
-                               overrides: Mapping[str, Any], ref: Any) -> str:
-        """The record of a stored SocialMaze instance, for a table's `instance` setting."""
+    async def _stored_instance(self, env_id: str, instance_id: str | None, random: bool,
+                               source: str | None, overrides: Mapping[str, Any], player: str,
+                               ref: Any) -> dict[str, Any]:
+        """The config settings that play a stored SocialMaze instance (its whole record in the
+        table's `instance` setting, Find the Spy's `recorded`): the one named, or with `random`
+        one the server draws in secret (maze_instances.drawn_record), told to no one until the
+        end, so the creator cannot look its answer up by id."""
         env = known_env(env_id, ref)
-        if "instance" not in field_names(env.Config):
+        if env.id not in maze_instances.TASKS:
             raise p.ProtocolError(p.BAD_CONFIG, f"{env.id} plays no stored instances", ref)
-        if "instance" in overrides:
-            raise p.ProtocolError(p.BAD_CONFIG, "give the instance by id (instance) or whole "
-                                                "(config.instance), not both", ref)
+        setting = maze_instances.setting(env.id)
+        if setting in overrides:
+            raise p.ProtocolError(p.BAD_CONFIG, f"give the instance whole (config.{setting}) "
+                                                f"or stored (instance, instance_random), not "
+                                                f"both", ref)
+        if random and instance_id is not None:
+            raise p.ProtocolError(p.BAD_CONFIG, "give instance (an id) or instance_random, not "
+                                                "both", ref)
         assert self.store is not None
-        record = await self.store.read_with(
-            lambda c: maze_instances.stored_record(c, env.id, instance_id))
+        where = f" from {source!r}" if source is not None else ""
+        if random:
+            record = await self.store.read_with(
+                lambda c: maze_instances.drawn_record(c, env.id, source, player))
+            if record is None:
+                raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no {env.id} instance is stored"
+                                                          f"{where} to draw; `parlor maze import "
+                                                          f"FILE` stores them", ref)
+            return maze_instances.table_settings(env.id, record)
+        assert instance_id is not None
+        try:
+            record = await self.store.read_with(
+                lambda c: maze_instances.stored_record(c, env.id, instance_id, source))
+        except maze_instances.Ambiguous as e:
+            raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
         if record is None:
             raise p.ProtocolError(p.UNKNOWN_INSTANCE, f"no stored {env.id} instance "
-                                                      f"{instance_id!r}; `parlor maze import "
-                                                      f"FILE` stores them, list_instances "
-                                                      f"lists them", ref)
-        return record
+                                                      f"{instance_id!r}{where}; `parlor maze "
+                                                      f"import FILE` stores them, "
+                                                      f"list_instances lists them", ref)
+        return maze_instances.table_settings(env.id, record)
 
     async def _on_list_instances(self, conn: Connection, req: p.Request) -> None:
         env = known_env(req["env"], req.id)
         assert self.store is not None
         page, more = await self.store.read_with(lambda c: maze_instances.list_rows(
-            c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST))
+            c, env.id, req.get("after"), req.get("limit") or maze_instances.MAX_LIST,
+            req.get("after_source") or "", req.get("source")))
         await self.reply(conn, p.message("instances", req.id, env=env.id, instances=page,
-                                          next=more))
+                                          next=more[0] if more else None,
+                                          next_source=more[1] if more else None))
 
-    def _check_table_limits(self, player: Player | None, ref: Any) -> None:
-        """A player may have a few open tables at once, and the server a bounded number."""
+    def _check_table_limits(self, conn: Connection, ref: Any) -> None:
+        """A player, and an address whatever its names, may have a few open tables at once;
+        the server a bounded number."""
         open_tables = [tid for tid, t in self.tables.items() if t.status != "over"]
         if len(open_tables) >= self.limits.tables_total:
             raise p.ProtocolError(p.LIMIT, f"this server has {len(open_tables)} open tables, "
                                            f"its limit; join one or try again later", ref)
-        mine = sum(1 for tid in open_tables if self._opened.get(tid, (None,))[0] is player)
+        creators = [self._opened[tid] for tid in open_tables if tid in self._opened]
+        mine = sum(1 for creator in creators if creator[0] is conn.player)
         if mine >= self.limits.tables_per_player:
             raise p.ProtocolError(p.LIMIT, f"you have {mine} open tables, the most a player may "
                                            f"have here; finish or leave one first", ref)
+        key = address_key(conn.address)
+        ours = sum(1 for creator in creators if creator[2] == key)
+        if ours >= self.limits.tables_per_address:
+            raise p.ProtocolError(p.LIMIT, f"{ours} open tables were created from your address, "
+                                           f"the most this server allows; finish or leave one "
+                                           f"first", ref)
 
     async def _sweep_waiting_tables(self) -> None:
         """Close tables that waited for players longer than the host allows."""
@@ -445,7 +562,9 @@ class Server:
                      on_timeout: str | None = None, player: Player | None = None) -> Table:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
         A spec may name a role or side ("impostor=SPEC"): see server/seating.py. Bots must be
-        allowed by the host's policy; `player` (the creator) is held to its LLM seat limits."""
+        allowed by the host's policy; `player` (the creator) is held to its LLM seat limits. A
+        seed a player chose is refused at a table with people unless the host allows it; the
+        host's own code (no `player`: `parlor sim`, leagues) seeds as it likes."""
         env = known_env(env_id, ref)
         for i, spec in enumerate(specs):
             if not isinstance(spec, str):
@@ -461,21 +580,26 @@ class Server:
         if on_timeout is not None and on_timeout not in TIMEOUT_POLICIES:
             raise p.ProtocolError(p.BAD_CONFIG, f"unknown on_timeout {on_timeout!r}; valid: "
                                                 f"{', '.join(TIMEOUT_POLICIES)}", ref)
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        chosen = seed is not None
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         try:
             specs = resolve_seats(env, config, seed, specs, players)
         except SeatingError as e:
             raise p.ProtocolError(p.BAD_SEAT, str(e), ref) from None
         except ConfigError as e:
             raise p.ProtocolError(p.BAD_CONFIG, str(e), ref) from None
+        if chosen and player is not None and not self.client_seeds and "human" in specs:
+            raise p.ProtocolError(p.BAD_CONFIG, CLIENT_SEED_REFUSED, ref)
         self._check_bots(specs, player, ref)
         seats = []
         for i, spec in enumerate(specs):
             bot = None
             if spec != "human":
                 try:
-                    bot = make_bot(spec, env.id, seed * 1000 + i,
-                                   keys=self.bot_policy.keys_for(spec))
+                    # A chosen seed repeats its bots' play too; a secret one gives them seeds
+                    # through a one-way hash, so their moves tell nothing of the table's seed.
+                    bot_seed = seed * 1000 + i if chosen else derive_seed(seed, f"bot {i}")
+                    bot = make_bot(spec, env.id, bot_seed, keys=self.bot_policy.keys_for(spec))
                 except (BotSpecError, BotError, ValueError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from server.limits import Limits
+from server.limits import DAY, Limits
 
 DB_HELP = ("SQLite file (default: $PARLOR_HOME/parlor.db, else $XDG_DATA_HOME/parlor/parlor.db, "
            "else ~/.local/share/parlor/parlor.db)")
@@ -72,6 +72,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="open tables on this server at once (default %(default)s)")
     serve.add_argument("--tables-per-player", type=_positive, default=limits.tables_per_player,
                        metavar="N", help="open tables one player may create (default %(default)s)")
+    serve.add_argument("--tables-per-address", type=_positive, default=limits.tables_per_address,
+                       metavar="N", help="open tables created from one address, whatever the "
+                                         "names (default %(default)s)")
+    serve.add_argument("--names-per-address-per-hour", type=_positive,
+                       default=limits.names_per_address_per_hour, metavar="N",
+                       help="new names claimed from one address per hour (default %(default)s)")
+    serve.add_argument("--forget-unused-names", type=_positive,
+                       default=limits.unused_name_expiry / DAY, metavar="DAYS",
+                       help="days after its last hello that a name which never sat at a game "
+                            "is released (default %(default)g)")
     serve.add_argument("--waiting-expiry", type=_positive, default=limits.waiting_expiry / 60,
                        metavar="MIN", help="minutes a table may wait for players before it "
                                            "closes (default %(default)g)")
@@ -91,6 +101,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="the certificate's private key (if not in --certfile)")
     serve.add_argument("--invite-only", action="store_true",
                        help="a new name needs an invite code (`parlor serve invite`)")
+    serve.add_argument("--allow-client-seeds", action="store_true",
+                       help="let a table with people be created with a chosen seed (which "
+                            "tells its creator the hidden setup: for tests and demos)")
     serve.add_argument("--unrated-same-address", action="store_true",
                        help="do not rate games between people connected from one address")
     hosting = serve.add_subparsers(dest="serve_command", metavar="{invite,admin-token,backup}",
@@ -176,8 +189,18 @@ def _parser() -> argparse.ArgumentParser:
     maze.add_argument("--seat", nargs="+", required=True, metavar="[TASK:]SPEC",
                       help="the models, e.g. scripted:solver openai:gpt-4o-mini "
                            "social-graph:scripted:majority (TASK: for one task only)")
-    maze.add_argument("--instances", type=int, required=True, metavar="N",
-                      help="instances per task (instance k is generated from seed S + k)")
+    maze.add_argument("--instances", type=int, default=None, metavar="N",
+                      help="instances per task (instance k is generated from seed S + k); with "
+                           "--stored or --file, play only the first N")
+    maze.add_argument("--stored", action="store_true",
+                      help="play the instances stored in --db by `parlor maze import` (the "
+                           "paper's release files, say), every task that has some or --task's")
+    maze.add_argument("--source", default=None, metavar="NAME",
+                      help="with --stored: only the instances of this source (the imported "
+                           "file's name or its --source)")
+    maze.add_argument("--file", default=None, metavar="FILE",
+                      help="play a dataset file's instances (the authors' release format or "
+                           "our JSON Lines; its task told from its content, or --task)")
     maze.add_argument("--preset", default=None, help="the tasks' preset (default: each "
                                                      "task's own, e.g. paper)")
     maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")

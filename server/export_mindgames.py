@@ -111,7 +111,8 @@ def trajectories(conn: sqlite3.Connection, g: sqlite3.Row, players: int
     env = get(g["env"])
     if g["rules_version"] != env.rules_version:
         raise Diverged(f"rules {g['rules_version']}, now {env.rules_version}")
-    game = env.new_game(env.Config.from_json(json.loads(g["config"])), g["seed"], players)
+    game = env.new_game(env.Config.from_json(json.loads(g["config"])), int(g["seed"]),
+                         players)
     turns: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for a in conn.execute("SELECT seat, step, raw, structured, outcome, error, category, fatal "
                           "FROM actions WHERE game_id = ? ORDER BY idx", (g["id"],)):

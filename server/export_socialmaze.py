@@ -51,8 +51,10 @@ def _answers(conn: sqlite3.Connection, g: sqlite3.Row) -> Iterator[dict[str, Any
         "SELECT step, type, data FROM events WHERE game_id = ? AND type IN (SELECT value FROM "
         "json_each(?)) ORDER BY seq", (game_id, json.dumps(_EVENTS)))]
     base = {"game_id": game_id, "env_name": g["env"], "rules_version": g["rules_version"],
-            "preset": extra["preset"], "instance_id": setup.get("instance_id"),
-            "content_hash": setup.get("content_hash"), "source": setup.get("source")}
+            "preset": extra["preset"],
+            "instance_id": setup.get("instance_id", setup.get("recording_id")),
+            "content_hash": setup.get("content_hash"), "source": setup.get("source"),
+            "expected_label": setup.get("answer_label")}
     for seat, step, answer in _scored(g["env"], events, setup):
         player = seats.get(seat)
         action = actions.get((seat, step))

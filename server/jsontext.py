@@ -8,6 +8,7 @@ UTF-8: a websocket frame any client can read, a column SQLite can store."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,3 +38,21 @@ def dumps(value: Any) -> str:
         return orjson.dumps(value, default=_default, option=_OPTIONS).decode()
     except (TypeError, orjson.JSONEncodeError):
         return _fallback(value)
+
+
+_LONG_DIGITS = re.compile(r"\d{19}")  # an integer orjson might not read as one
+_LONG_DIGITS_BYTES = re.compile(rb"\d{19}")
+
+
+def loads(text: str | bytes) -> Any:
+    """The value of JSON text, as the standard library reads it: orjson, or the standard library
+    for what orjson refuses (a lone surrogate's escape, as `dumps` may write; NaN) or would
+    read otherwise (an integer beyond 64 bits becomes a float there: text with 19 digits in a
+    row goes the slow way). Raises ValueError when neither reads it."""
+    long = (_LONG_DIGITS_BYTES if isinstance(text, bytes) else _LONG_DIGITS).search(text)
+    if long is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)

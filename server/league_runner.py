@@ -178,7 +178,7 @@ async def stored_games(store: Store, tag: str) -> dict[GameKey, StoredGame]:
                                  f"(SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
                                  (tag,)):
         seats[row["game_id"]].append(row["identity"])
-    return {(g["env"], g["seed"], tuple(seats[g["id"]])): StoredGame(
+    return {(g["env"], int(g["seed"]), tuple(seats[g["id"]])): StoredGame(
                 g["id"], Result.from_json(json.loads(g["result"])),
                 json.loads(g["metrics"] or "{}"))
             for g in games}

@@ -7,7 +7,14 @@ defaults suit a small public server; `parlor serve` exposes the ones a host tune
 
 from __future__ import annotations
 
+import ipaddress
+import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+
+DAY = 86400.0
+HOUR = 3600.0
 
 # Close codes (RFC 6455): 1008 policy violation, 1013 try again later.
 CLOSE_POLICY = 1008
@@ -22,6 +29,10 @@ class Limits:
     connections_per_address: int = 16
     tables_total: int = 500  # open (waiting or running) tables on this server
     tables_per_player: int = 4  # open tables one player created
+    tables_per_address: int = 8  # open tables created from one address (any names)
+    names_per_address_per_hour: int = 20  # new names claimed from one address
+    unused_name_expiry: float = 14 * DAY  # seconds after its last hello that a name which
+    # never sat at a game is forgotten (anyone may claim it again)
     waiting_expiry: float = 1800.0  # seconds a table may wait for players before it closes
     hello_timeout: float = 15.0  # seconds a new connection has to say hello
     ping_interval: float = 20.0  # keepalive pings; a client that does not answer within
@@ -32,12 +43,12 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("messages_per_second", "waiting_expiry", "hello_timeout", "ping_interval",
-                     "ping_timeout"):
+                     "ping_timeout", "unused_name_expiry"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive")
         for name in ("burst", "drop_after", "connections_per_address", "tables_total",
-                     "tables_per_player", "list_page", "spectators_per_table",
-                     "spectating_per_connection"):
+                     "tables_per_player", "tables_per_address", "names_per_address_per_hour",
+                     "list_page", "spectators_per_table", "spectating_per_connection"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
 
@@ -45,8 +56,48 @@ class Limits:
 # A server for one person (local play) or for tests: nothing a stranger could abuse.
 UNLIMITED = Limits(messages_per_second=1e6, burst=1_000_000, drop_after=1_000_000,
                    connections_per_address=100_000, tables_total=1_000_000,
-                   tables_per_player=1_000_000, spectators_per_table=1_000_000,
-                   spectating_per_connection=1_000_000)
+                   tables_per_player=1_000_000, tables_per_address=1_000_000,
+                   names_per_address_per_hour=1_000_000, unused_name_expiry=float("inf"),
+                   spectators_per_table=1_000_000, spectating_per_connection=1_000_000)
+
+
+def address_key(address: str) -> str:
+    """Whom an address limit counts: the address itself, or for IPv6 its /64 network (one
+    host commonly holds a whole /64, so single IPv6 addresses cost an attacker nothing)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class PerHour:
+    """At most `allowed` of something per key (a client address) in any hour."""
+
+    def __init__(self, allowed: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.allowed = allowed
+        self.clock = clock
+        self._times: dict[str, deque[float]] = {}
+
+    def wait(self, key: str) -> float:
+        """Seconds until `key` may have one more (0: now)."""
+        times = self._times.get(key)
+        if times is None:
+            return 0.0
+        now = self.clock()
+        while times and now - times[0] >= HOUR:
+            times.popleft()
+        if not times:
+            del self._times[key]  # an address that went quiet costs nothing
+            return 0.0
+        return 0.0 if len(times) < self.allowed else times[0] + HOUR - now
+
+    def record(self, key: str) -> None:
+        self._times.setdefault(key, deque()).append(self.clock())
 
 
 class Bucket:

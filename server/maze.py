@@ -89,14 +89,20 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Read a file (the authors' release format or our JSON Lines) and store its "
                     "instances in the database, where a table plays one by its id (the "
                     "create-table screen lists them; protocol: create_table.instance). Problems "
-                    "in the file go to stderr; the good instances are still stored. An id stored "
-                    "before with the same content is left alone; with other content it is "
-                    "refused unless --replace. Exit 0 when at least one instance was read.")
+                    "in the file go to stderr; the good instances are still stored. An instance "
+                    "is known by its source (the file's name, or --source) and its id: an id "
+                    "stored before from the same source with the same content is left alone; "
+                    "with other content it is refused unless --replace. Exit 0 when at least one instance was read.")
     imp.add_argument("file", metavar="FILE", help="the dataset file")
     imp.add_argument("--task", default=None, metavar="|".join(INSTANCE_TASKS),
                      help="the file's task (default: the one whose loader reads it)")
     imp.add_argument("--replace", action="store_true",
-                     help="replace instances stored under the same id with other content")
+                     help="replace instances stored from the same source under the same id "
+                          "with other content")
+    imp.add_argument("--source", default=None, metavar="NAME",
+                     help="the name the instances are stored under (default: the file's name); "
+                          "an instance is known by its source and id, so files that reuse ids "
+                          "are kept apart")
     imp.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: parlor's)")
     report = commands.add_parser(
         "report", help="every finished SocialMaze game in a database, people and models alike",

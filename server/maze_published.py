@@ -86,8 +86,8 @@ TASKS = {
         "find-the-spy", "accuracy", "Spy named by the solver (Table 8's FtS)",
         {"accuracy_spy": "As spy", "accuracy_civilian": "As civ."},
         _published("find-the-spy"),
-        "descriptions written by LLMs; ours are generated from our bank, easier: --preset "
-        "passive", ("chance", "chance (one of four at random)"), preset="passive"),
+        "descriptions written by LLMs; ours are generated from our bank (easier) unless "
+        "imported: --preset passive", ("chance", "chance (one of four at random)"), preset="passive"),
     "rating-estimation": Task(
         "rating-estimation", "accuracy", "Exact rating (Table 8's Rating)", {},
         _published("rating-estimation"),

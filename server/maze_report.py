@@ -60,7 +60,9 @@ def who(identity: str, kind: str) -> str:
 
 
 def setting_of(preset: str | None, config: dict[str, Any]) -> str:
-    imported = " · imported instances" if config.get("instance") else ""
+    # a stored or file instance (Find the Spy's passive recording is its `recorded` setting)
+    imported = " · imported instances" if config.get("instance") or config.get("recorded") \
+        else ""
     return f"{preset or 'custom settings'}{imported}"
 
 

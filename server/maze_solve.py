@@ -72,6 +72,19 @@ def choose(readings: dict[str, Reading], name: str) -> str:
                   f"{' or --task '.join(reading_it or readings)}")
 
 
+def unsolved(path: Path, data: bytes, name: str) -> None:
+    """Refused, saying so, when the file holds instances of a task we have no solver for (the
+    dataset tasks, Find the Spy's recordings): they are imported and played, not solved."""
+    from server.maze_instances import TASKS as STORED
+    from server.maze_instances import read_rows
+
+    for task in STORED:
+        if task not in TASKS and read_rows(task, data, str(path))[0]:
+            raise Refused(f"{name} holds {task} instances: there is no solver for {task} (its "
+                          f"answers are judgements, not deductions); `parlor maze import` "
+                          f"stores them for tables, `parlor league maze --file` plays them")
+
+
 def summary(checks: list[Check], problems: int) -> str:
     agree = sum(c.agrees for c in checks)
     text = f"agreement: {agree} / {len(checks)} instances"
@@ -104,6 +117,8 @@ def run_solve(args: argparse.Namespace) -> int:
         path, data = read_file(args.file)
         tasks = [given] if given else list(TASKS)
         readings = {task: TASKS[task][0](path, data) for task in tasks}
+        if not given and not any(r.items for r in readings.values()):
+            unsolved(path, data, args.file)
         task = choose(readings, args.file)
     except Refused as e:
         print(f"parlor maze solve: {e}", file=sys.stderr)

@@ -23,12 +23,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.wording import IGNORABLE as _IGNORABLE
+
 MAX_NAME_CHARS = 40  # as server.protocol.MAX_NAME_CHARS (checked there on the raw text)
 MAX_MARKS = 3  # combining marks on one letter (more is "zalgo" text that spills over lines)
 
-# Default-ignorable code points that are not format characters (Cf): they show nothing.
-_IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f"
-                        "\uffa0\U000e0100-\U000e01ef]")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 _REFUSED_CATEGORIES = {

@@ -8,7 +8,6 @@ action hidden from it (an opponent's retried invalid answer, a private notice)."
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,9 @@ HISTORY_PAGE = 200  # most events in one `history` reply
 HISTORY_PAGE_CHARS = 48_000  # and a page stops once its event texts and data pass about this
 
 
+NUMBERING_BLOCK = 256  # events (and actions) between two counts a Numbering keeps
+
+
 class Numbering:
     """One game's events as each recipient counts them. The engine numbers every event (`seq`)
     and action (`step`) of the game; a recipient is shown `seq` = how many events it may see
@@ -34,67 +36,125 @@ class Numbering:
     visible event. So a spectator's (or an opponent's) numbers are exactly those of the same
     game without the events and actions hidden from them, and a client can tell a gap (events
     it missed) from events it may not see. Reads the game's log as it grows (catches up on
-    each use), from when the game was made: its opening events belong to no action."""
+    each use), from when the game was made: its opening events belong to no action.
+
+    Per recipient it keeps the counts of hidden events and actions so far, and the counts
+    every NUMBERING_BLOCK events and actions; a number is counted on from the nearer of the
+    two, reading at most a block of the game's log. So its memory grows by a few bytes per
+    block, not per event (issue 21: a long game's per-recipient lists outgrew its log)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._opening = game.event_count  # the opening events (step 0, before any action)
-        self._known = self._opening  # events read so far
-        self._actions = game.step  # actions read so far
-        recipients: list[int | None] = [None, *range(game.players)]
-        # Per recipient, ascending: the seqs of the events it may not see, and the steps of the
-        # actions that left it no visible event.
-        self._hidden: dict[int | None, array[int]] = {r: array("q") for r in recipients}
-        self._hidden_steps: dict[int | None, array[int]] = {r: array("q") for r in recipients}
-        for r in recipients:  # an opening event may be private too (a dealt role, say)
-            self._hide(r, 0, self._opening, game.events_for(r, 0))
-
-    def _hide(self, r: int | None, start: int, stop: int, seen: Iterable[Event]) -> set[int]:
-        """Note the seqs in [start, stop) that `r` does not see (`seen` lists what it does);
-        returns the steps of the events it sees."""
-        hidden, steps, at = self._hidden[r], set(), start
-        for e in seen:
-            if e.seq >= stop:
-                break
-            hidden.extend(range(at, e.seq))
-            at = e.seq + 1
-            steps.add(e.step)
-        hidden.extend(range(at, stop))
-        return steps
+        self._known = 0  # events read so far
+        self._actions = 0  # actions read so far
+        self._recipients: list[int | None] = [None, *range(game.players)]
+        # Per recipient: hidden events before `_known` and before each block's first seq;
+        # actions that left it no visible event before `_actions` and before each block's.
+        self._hidden = dict.fromkeys(self._recipients, 0)
+        self._hidden_at: dict[int | None, array[int]] = {r: array("q")
+                                                         for r in self._recipients}
+        self._hidden_steps = dict.fromkeys(self._recipients, 0)
+        self._hidden_steps_at: dict[int | None, array[int]] = {r: array("q")
+                                                               for r in self._recipients}
+        self.sync()  # an opening event may be private too (a dealt role, say)
 
     def sync(self) -> int:
         """Read the events and actions made since the last call; returns the events known."""
         game = self.game
         count, actions = game.event_count, game.step
-        if count == self._known and actions == self._actions:
+        known, read = self._known, self._actions
+        if count == known and actions == read:
             return count
-        for r, steps in self._hidden_steps.items():
-            seen = self._hide(r, self._known, count, game.events_for(r, self._known))
+        new = game.events_between(known, count)
+        # Most moves make only public events: read them once for every recipient.
+        public = all(e.visible_to == "all" for e in new)
+        if public:
+            marks = sum(e.seq % NUMBERING_BLOCK == 0 for e in new)
+            shared = {e.step for e in new if e.seq >= self._opening}
+        for r in self._recipients:
+            hidden, at = self._hidden[r], self._hidden_at[r]
+            if public:
+                at.extend([hidden] * marks)
+                seen = shared
+            else:
+                seen = set()
+                for e in new:
+                    if e.seq % NUMBERING_BLOCK == 0:
+                        at.append(hidden)
+                    if e.visible(r):
+                        if e.seq >= self._opening:
+                            seen.add(e.step)
+                    else:
+                        hidden += 1
+                self._hidden[r] = hidden
             # An action's events all come at once, after the events of earlier actions; events
             # made outside any action (a void game's) carry the step of the next action.
-            steps.extend(j for j in range(self._actions, actions) if j not in seen)
+            hidden, at = self._hidden_steps[r], self._hidden_steps_at[r]
+            for j in range(read, actions):
+                if j % NUMBERING_BLOCK == 0:
+                    at.append(hidden)
+                if j not in seen:
+                    hidden += 1
+            self._hidden_steps[r] = hidden
         self._known, self._actions = count, actions
         return count
 
+    def _hidden_before(self, r: int | None, seq: int) -> int:
+        """Events before `seq` that `r` may not see."""
+        block = seq // NUMBERING_BLOCK
+        start, at, known = block * NUMBERING_BLOCK, self._hidden_at[r], self._known
+        if block < len(at) and seq - start <= known - seq:
+            return at[block] + sum(not e.visible(r) for e in self.game.events_between(start, seq))
+        return self._hidden[r] - sum(not e.visible(r)
+                                     for e in self.game.events_between(seq, known))
+
+    def _seen_steps(self, r: int | None, start: int, stop: int) -> int:
+        """Actions in [start, stop) that left `r` a visible event."""
+        seen: set[int] = set()
+        first = max(self.game.first_event_at(start), self._opening)
+        for e in self.game.events_between(first, self._known):
+            if e.step >= stop:
+                break
+            if e.visible(r):
+                seen.add(e.step)
+        return len(seen)
+
     def seq(self, r: int | None, seq: int) -> int:
         """The number `r` sees for the event `seq` (one it may see)."""
-        return seq - bisect_left(self._hidden[r], seq)
+        return seq - self._hidden_before(r, seq)
 
     def step(self, r: int | None, step: int) -> int:
-        return step - bisect_left(self._hidden_steps[r], step)
+        block = step // NUMBERING_BLOCK
+        start, at, read = block * NUMBERING_BLOCK, self._hidden_steps_at[r], self._actions
+        if step >= read:  # the next action's (a void game's last events)
+            return step - self._hidden_steps[r]
+        if block < len(at) and step - start <= read - step:
+            hidden = at[block] + (step - start) - self._seen_steps(r, start, step)
+        else:
+            hidden = self._hidden_steps[r] - (read - step) + self._seen_steps(r, step, read)
+        return step - hidden
 
     def game_seq(self, r: int | None, shown: int) -> int:
-        """The game's seq of the event `r` numbers `shown` (or of where it would come): the
-        least g with g - (hidden seqs <= g) >= shown."""
-        hidden = self._hidden[r]
-        lo, hi = max(shown, 0), max(shown, 0) + len(hidden)
-        while lo < hi:
+        """The game's seq of the event `r` numbers `shown` (or of where it would come): from
+        the last block that starts at or before it, reading on."""
+        shown = max(shown, 0)
+        at = self._hidden_at[r]
+        lo, hi = 0, len(at)  # the last block whose first seq r numbers <= shown
+        while hi - lo > 1:
             mid = (lo + hi) // 2
-            if mid - bisect_right(hidden, mid) >= shown:
-                hi = mid
+            if mid * NUMBERING_BLOCK - at[mid] <= shown:
+                lo = mid
             else:
-                lo = mid + 1
-        return lo
+                hi = mid
+        start = lo * NUMBERING_BLOCK
+        number = start - (at[lo] if at else 0)
+        for e in self.game.events_between(start, self._known):
+            if e.visible(r):
+                if number == shown:
+                    return e.seq
+                number += 1
+        return shown + self._hidden[r]
 
 
 def _numbering(table: Table) -> Numbering:
@@ -105,9 +165,9 @@ def _numbering(table: Table) -> Numbering:
 
 
 def _describer(table: Table) -> Callable[[Event, int | None], str]:
-    """The env's transcript line for an event, naming seats by the table's display names."""
-    describe, name = table.env.describe_event, table.namer()
-    return lambda e, seat: describe(e, seat, name=name)
+    """The env's transcript line for an event, naming seats by the table's display names (one
+    namer for all the lines this describer writes: making one costs more than a line)."""
+    return table.env.describer(table.namer())
 
 
 def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str],
@@ -122,19 +182,33 @@ def events_message(table: Table, seat: int | None, events: Iterable[Event]
     """New events visible to `seat`, with its current view and the view rendered as text;
     None when `seat` may see none of them (then it is sent nothing: not even that something
     happened)."""
-    game = table.game
-    assert game is not None
-    visible = [e for e in events if e.visible(seat)]
-    if not visible:
-        return None
-    return _events_message(table, seat, visible)
+    return events_messages(table, list(events))(seat)
 
 
-def _events_message(table: Table, seat: int | None, visible: list[Event]) -> dict[str, Any]:
+def events_messages(table: Table, events: list[Event]
+                    ) -> Callable[[int | None], dict[str, Any] | None]:
+    """`events_message` for any seat of the table, each seat's built once when first asked
+    for; what every seat's message needs (the namer, the numbering) is made once for all."""
+    describe, numbering = _describer(table), _numbering(table)
+    built: dict[int | None, dict[str, Any] | None] = {}
+
+    def message_for(seat: int | None) -> dict[str, Any] | None:
+        if seat not in built:
+            visible = [e for e in events if e.visible(seat)]
+            built[seat] = _events_message(table, seat, visible, describe, numbering) \
+                if visible else None
+        return built[seat]
+    return message_for
+
+
+def _events_message(table: Table, seat: int | None, visible: list[Event],
+                    describe: Callable[[Event, int | None], str] | None = None,
+                    numbering: Numbering | None = None) -> dict[str, Any]:
     game = table.game
     assert game is not None
     view = game.view(seat)
-    describe, numbering = _describer(table), _numbering(table)
+    describe = describe or _describer(table)
+    numbering = numbering or _numbering(table)
     return message("event", table_id=table.id, seat=seat,
                    events=[_event_json(e, seat, describe, numbering) for e in visible],
                    view=view, text=table.env.render(view))
@@ -179,7 +253,8 @@ def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[i
                       changes: Mapping[int, tuple[Rating | None, Rating]],
                       unrated: str | None = None) -> dict[str, Any]:
     """The end of a game: the same for every recipient (only post-game, public data: the
-    hidden setup is revealed to everyone now). `unrated`: why a played game was not rated."""
+    hidden setup is revealed to everyone now, and the seed that dealt it, as text since it
+    may pass JSON's safe integers). `unrated`: why a played game was not rated."""
     game = table.game
     assert game is not None and game.result is not None
     return message("game_over", table_id=table.id, game_id=table.game_id,
@@ -187,7 +262,7 @@ def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[i
                    outcomes={str(i): seat_outcome(game.result, i) for i in range(len(table.seats))},
                    statuses={str(k): v for k, v in statuses.items()},
                    display={str(i): name for i, name in enumerate(table.display_names())},
-                   setup=game.hidden_setup(), unrated=unrated,
+                   setup=game.hidden_setup(), seed=str(game.seed), unrated=unrated,
                    rating_changes={str(s): {"identity": table.seats[s].identity,
                                             "before": _rating(before), "after": _rating(after)}
                                    for s, (before, after) in changes.items()})
@@ -211,4 +286,4 @@ def catch_up_message(table: Table, seat: int | None) -> dict[str, Any]:
         if size > RECENT_EVENTS_CHARS and first < len(latest):
             break
         first -= 1
-    return _events_message(table, seat, latest[first:])
+    return _events_message(table, seat, latest[first:], describe)

@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.jsontext import dumps, dumps_bytes
+import orjson
+
+from server.jsontext import dumps, dumps_bytes, loads
 
 VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024  # a message's UTF-8 text
@@ -27,7 +29,7 @@ MAX_NAME_CHARS = 40
 MAX_TOKEN_CHARS = 200
 MAX_TABLE_ID_CHARS = 64
 MAX_WORD_CHARS = 64  # env ids, presets, policy names, action field names
-MAX_INSTANCE_ID_CHARS = 200  # a stored SocialMaze instance's id (server/maze_instances.py)
+MAX_INSTANCE_ID_CHARS = 200  # a stored SocialMaze instance's id or source (maze_instances.py)
 MAX_SPEC_CHARS = 300  # a seat spec (an openai-compatible spec names a URL)
 MAX_SEATS = 64
 MAX_SEAT = 999  # seat indices 0..MAX_SEAT
@@ -68,6 +70,11 @@ def _int(low: int, high: int = MAX_SAFE_INT) -> Check:
         if not low <= value <= high:
             raise _Refusal(BAD_MESSAGE, f"{where} must be in {low}..{high}")
     return check
+
+
+def _bool(value: Any, where: str) -> None:
+    if not isinstance(value, bool):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be true or false")
 
 
 def _object(value: Any, where: str) -> None:
@@ -124,8 +131,12 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
                      "seed": (_int(-MAX_SAFE_INT), False), "join_seat": (_SEAT, False),
                      "on_bot_failure": (_WORD, False), "on_timeout": (_WORD, False),
                      "players": (_int(1, MAX_SEAT + 1), False),
-                     "instance": (_text(MAX_INSTANCE_ID_CHARS), False)},
+                     "instance": (_text(MAX_INSTANCE_ID_CHARS), False),
+                     "instance_source": (_text(MAX_INSTANCE_ID_CHARS), False),
+                     "instance_random": (_bool, False)},
     "list_instances": {"env": (_WORD, True), "after": (_text(MAX_INSTANCE_ID_CHARS), False),
+                       "after_source": (_text(MAX_INSTANCE_ID_CHARS), False),
+                       "source": (_text(MAX_INSTANCE_ID_CHARS), False),
                        "limit": (_int(1, 500), False)},
     "join": {"table_id": (_TABLE_ID, True), "seat": (_SEAT, False)},
     "spectate": {"table_id": (_TABLE_ID, True)},
@@ -152,11 +163,13 @@ UNKNOWN_TYPE = "unknown_type"
 BAD_VERSION = "bad_version"
 NOT_HELLO = "hello_required"
 NAME_TAKEN = "name_taken"
+NAME_FIXED = "name_fixed"  # a hello with another name on a connection that said hello already
 BAD_NAME = "bad_name"  # a name with invisible or direction-changing characters
 UNKNOWN_TABLE = "unknown_table"
 TABLE_GONE = "table_gone"  # a table a previous run of this server had
 UNKNOWN_ENV = "unknown_env"
-UNKNOWN_INSTANCE = "unknown_instance"  # create_table.instance names no stored instance
+UNKNOWN_INSTANCE = "unknown_instance"  # create_table.instance names no stored instance (or
+# instance_random finds none to draw)
 BAD_CONFIG = "bad_config"
 BAD_SEAT = "bad_seat"
 SEAT_TAKEN = "seat_taken"
@@ -170,7 +183,7 @@ TOO_DEEP = "too_deep"
 BAD_TEXT = "bad_text"
 BAD_NUMBER = "bad_number"
 RATE_LIMITED = "rate_limited"  # more messages than the server's rate: this one was not read
-LIMIT = "limit"  # a host limit (open tables per player or in all, LLM seats) was reached
+LIMIT = "limit"  # a host limit (open tables, new names per address, LLM seats) was reached
 INVITE_REQUIRED = "invite_required"  # a new name on an invite-only server, with no invite
 BAD_INVITE = "bad_invite"  # an invite that is not the server's, or used already
 FORBIDDEN = "forbidden"  # a wrong admin token; a seat the host removed you from
@@ -218,11 +231,17 @@ def parse_client_message(raw: str | bytes) -> Request:
                                           f"{exc.start}") from None
     if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
         raise ProtocolError(TOO_DEEP, f"arrays and objects nest deeper than {MAX_DEPTH}")
-    try:
-        msg = json.loads(raw, parse_int=_parse_int, parse_float=_parse_float,
-                         parse_constant=_BadNumber)
-    except ValueError as exc:  # JSONDecodeError; a lone surrogate in UTF-8 text
-        raise ProtocolError(BAD_JSON, f"not valid JSON: {_clip(str(exc))}") from None
+    checked = _read_plain(raw)
+    if checked is None:
+        try:
+            if raw.startswith("\ufeff"):  # as json.loads, which would make a decoder per call
+                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw,
+                                           0)
+            msg = _DECODER.decode(raw)
+        except ValueError as exc:  # JSONDecodeError; a lone surrogate in UTF-8 text
+            raise ProtocolError(BAD_JSON, f"not valid JSON: {_clip(str(exc))}") from None
+    else:
+        msg = checked
     if not isinstance(msg, dict):
         raise ProtocolError(BAD_MESSAGE, "a message must be a JSON object")
     ref = msg.get("id")
@@ -233,7 +252,8 @@ def parse_client_message(raw: str | bytes) -> Request:
     kind = msg.get("type")
     prefix = kind if isinstance(kind, str) and kind in CLIENT_MESSAGES else "message"
     try:
-        _check_values(msg, prefix)
+        if checked is None:
+            _check_values(msg, prefix)
     except _Refusal as exc:
         raise ProtocolError(exc.code, exc.message, ref) from None
     version = msg.get("v")
@@ -317,6 +337,29 @@ def _parse_float(literal: str) -> float | _BadNumber:
     return value if math.isfinite(value) else _BadNumber(literal)
 
 
+_DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
+                            parse_constant=_BadNumber)
+# Text with a number literal that might be refused: more digits in a row than MAX_SAFE_INT has,
+# or more number characters in a row than MAX_NUMBER_CHARS (strings may match too: they then
+# go the slow way, which is always right).
+_MAYBE_REFUSED_NUMBER = re.compile(f"[0-9]{{{len(str(MAX_SAFE_INT))}}}|"
+                                   f"[-+.eE0-9]{{{MAX_NUMBER_CHARS + 1}}}")
+
+
+def _read_plain(raw: str) -> Any:
+    """Most messages, read fast: the value `_DECODER` would read, known to pass
+    `_check_values`; None for any other text (then read it the slow way). orjson reads no lone
+    surrogate, NaN or infinite number (it refuses them), and the text has no number literal
+    that might be refused (checked first), so all it reads passes, and reads as the standard
+    library reads it."""
+    if _MAYBE_REFUSED_NUMBER.search(raw) is not None:
+        return None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+
+
 def _check_id(ref: Any) -> None:
     if ref is None or (ref.__class__ is int and -MAX_SAFE_INT <= ref <= MAX_SAFE_INT):
         return
@@ -328,27 +371,68 @@ def _check_id(ref: Any) -> None:
 
 def _check_values(value: Any, where: str) -> None:
     """Every string is Unicode text and every number in range, wherever it sits (recursion is
-    bounded: the depth was checked before parsing)."""
+    bounded: the depth was checked before parsing). The refusal names the value's place, a
+    path written only then: every message is checked, so the check must cost little."""
+    try:
+        _find_bad(value)
+    except _Bad as bad:
+        at = where + "".join(reversed(bad.path))
+        if bad.in_key:
+            raise _Refusal(BAD_TEXT, f"a field name in {at} is not valid Unicode text "
+                                     f"(a lone surrogate)") from None
+        if isinstance(bad.value, _BadNumber):
+            raise _Refusal(BAD_NUMBER, f"{at} is a number out of range (a literal of "
+                                       f"{len(bad.value.literal)} characters; numbers must be "
+                                       f"finite, integers within ±{MAX_SAFE_INT}, literals at "
+                                       f"most {MAX_NUMBER_CHARS} characters)") from None
+        raise _Refusal(BAD_TEXT, f"{at} is not valid Unicode text (a lone surrogate)") from None
+
+
+class _Bad(Exception):
+    """A value `_check_values` refuses; `path` grows (innermost first) as it goes up."""
+
+    def __init__(self, value: Any, in_key: bool = False) -> None:
+        self.value = value
+        self.in_key = in_key  # a field name of the object at `path`
+        self.path: list[str] = []
+
+
+_FINE = frozenset((int, float, bool, type(None)))  # what the decoder makes of an allowed number
+
+
+def _find_bad(value: Any) -> None:
+    if value.__class__ in _FINE:
+        return
     if isinstance(value, str):
         if not _is_text(value):
-            raise _Refusal(BAD_TEXT, f"{where} is not valid Unicode text (a lone surrogate)")
+            raise _Bad(value)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if not _is_text(key):
-                raise _Refusal(BAD_TEXT, f"a field name in {where} is not valid Unicode text "
-                                         f"(a lone surrogate)")
-            _check_values(item, f"{where}.{_clip(key, 40)}")
+            if not (key.isascii() or _is_text(key)):
+                raise _Bad(key, in_key=True)
+            if item.__class__ in _FINE or (item.__class__ is str and item.isascii()):
+                continue  # the common case, without a call
+            try:
+                _find_bad(item)
+            except _Bad as bad:
+                bad.path.append(f".{_clip(key, 40)}")
+                raise
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _check_values(item, f"{where}[{i}]")
+            if item.__class__ in _FINE or (item.__class__ is str and item.isascii()):
+                continue
+            try:
+                _find_bad(item)
+            except _Bad as bad:
+                bad.path.append(f"[{i}]")
+                raise
     elif isinstance(value, _BadNumber):
-        raise _Refusal(BAD_NUMBER, f"{where} is a number out of range (a literal of "
-                                   f"{len(value.literal)} characters; numbers must be finite, "
-                                   f"integers within ±{MAX_SAFE_INT}, literals at most "
-                                   f"{MAX_NUMBER_CHARS} characters)")
+        raise _Bad(value)
 
 
 def _is_text(s: str) -> bool:
+    if s.isascii():
+        return True
     try:
         s.encode("utf-8")
     except UnicodeEncodeError:
@@ -410,7 +494,7 @@ def players_text(counts: list[int] | tuple[int, ...]) -> str:
 
 def decode_server_message(raw: str | bytes) -> dict[str, Any]:
     """Parse a server message on the client side; raise ValueError if it is not one."""
-    msg = json.loads(raw)
+    msg = loads(raw)  # every message a client reads: orjson's speed counts
     if not isinstance(msg, dict) or msg.get("v") != VERSION or msg.get("type") not in \
             SERVER_MESSAGES:
         raise ValueError(f"not a protocol v{VERSION} server message: {str(raw)[:200]}")

@@ -34,6 +34,7 @@ def resolve_seats(env: Env, config: Config, seed: int, specs: Sequence[str],
         raise ConfigError(f"{env.id} is played by {' or '.join(map(str, env.players))} players, "
                            f"not {players}: give one seat spec per player, or name roles "
                            f"(e.g. ROLE=SPEC)")
+    env.check_players(players, config)  # the config's own rules (SocialGrid: crew, stations)
     if not by_role:
         if len(specs) != players:
             raise SeatingError(f"{env.id} with {players} players needs {players} seat specs, "

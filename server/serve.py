@@ -14,7 +14,7 @@ import ssl
 import sys
 
 from server.app import Server
-from server.limits import Limits
+from server.limits import DAY, Limits
 from server.policy import BotPolicy
 
 
@@ -25,6 +25,7 @@ async def _serve(args: argparse.Namespace) -> None:
                     disconnect_grace=args.disconnect_grace, on_timeout=args.on_timeout,
                     bot_policy=policy, limits=limits_of(args),
                     invite_only=getattr(args, "invite_only", False),
+                    client_seeds=getattr(args, "allow_client_seeds", False),
                     unrated_same_address=getattr(args, "unrated_same_address", False))
     await _start(server, args, _tls(args))
     if not server.tls and not _loopback(args.host):
@@ -35,6 +36,9 @@ async def _serve(args: argparse.Namespace) -> None:
         print(line, file=sys.stderr, flush=True)
     limits = server.limits
     print(f"Limits: {limits.tables_total:g} open tables, {limits.tables_per_player:g} per player, "
+          f"{limits.tables_per_address:g} per address, "
+          f"{limits.names_per_address_per_hour:g} new names per address per hour, unused names "
+          f"forgotten after {limits.unused_name_expiry / DAY:g} days, "
           f"waiting tables close after {limits.waiting_expiry / 60:g} min, "
           f"{limits.connections_per_address:g} connections per address, "
           f"{limits.messages_per_second:g} messages/s per connection, "
@@ -42,6 +46,9 @@ async def _serve(args: argparse.Namespace) -> None:
     if server.invite_only:
         print("Invite-only: a new name needs a code from `parlor serve invite`",
               file=sys.stderr, flush=True)
+    if server.client_seeds:
+        print("Client seeds allowed: whoever picks a table's seed can work out its hidden setup "
+              "(roles, key, words, answers)", file=sys.stderr, flush=True)
     if server.options.get("unrated_same_address"):
         print("Games between people connected from one address are not rated",
               file=sys.stderr, flush=True)
@@ -61,6 +68,9 @@ async def _serve(args: argparse.Namespace) -> None:
 def limits_of(args: argparse.Namespace) -> Limits:
     """The host's limits from `serve`'s options (the rest keep their defaults)."""
     return Limits(tables_total=int(args.max_tables), tables_per_player=int(args.tables_per_player),
+                  tables_per_address=int(args.tables_per_address),
+                  names_per_address_per_hour=int(args.names_per_address_per_hour),
+                  unused_name_expiry=args.forget_unused_names * DAY,
                   waiting_expiry=args.waiting_expiry * 60,
                   connections_per_address=int(args.connections_per_address),
                   messages_per_second=args.messages_per_second,

@@ -153,6 +153,38 @@ MIGRATIONS: list[str] = [
                                  summary TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '',
                                  imported REAL NOT NULL, PRIMARY KEY (env, id)) WITHOUT ROWID;
     """,
+    # Issue 21: a table's seed is 128 secret bits, past SQLite's 64-bit integers: every seed is
+    # kept as the text of its decimal digits (readers convert it with int()).
+    """
+    ALTER TABLE games ADD COLUMN seed_digits TEXT NOT NULL DEFAULT '';
+    UPDATE games SET seed_digits = CAST(seed AS TEXT);
+    ALTER TABLE games DROP COLUMN seed;
+    ALTER TABLE games RENAME COLUMN seed_digits TO seed;
+    """,
+    # Issue 21: an instance is known by its source and id (two release files share ids).
+    """
+    CREATE TABLE maze_instances_by_source (env TEXT NOT NULL, source TEXT NOT NULL,
+                                           id TEXT NOT NULL, content_hash TEXT NOT NULL,
+                                           record TEXT NOT NULL,
+                                           summary TEXT NOT NULL DEFAULT '',
+                                           imported REAL NOT NULL,
+                                           PRIMARY KEY (env, source, id)) WITHOUT ROWID;
+    INSERT INTO maze_instances_by_source (env, source, id, content_hash, record, summary,
+                                          imported)
+        SELECT env, source, id, content_hash, record, summary, imported FROM maze_instances;
+    DROP TABLE maze_instances;
+    ALTER TABLE maze_instances_by_source RENAME TO maze_instances;
+    """,
+    # Issue 21: names nobody used for a game are forgotten some days after their last hello
+    # (`Store.forget_unused_names`; the index finds whether a player ever sat at a game). The
+    # names already here count from the upgrade (their last hello was not kept); every claim
+    # sets it.
+    """
+    ALTER TABLE players ADD COLUMN last_hello REAL;
+    UPDATE players SET last_hello = (julianday('now') - 2440587.5) * 86400.0
+        WHERE token_hash IS NOT NULL;
+    CREATE INDEX seats_player ON seats(player_id);
+    """,
 ]
 
 
@@ -395,18 +427,26 @@ class Store:
         return await self.write(work)
 
     async def claim_name(self, name: str, token: str | None, new_token: str, *,
-                         invite_only: bool = False, invite: str | None = None
-                         ) -> tuple[str, str]:
+                         invite_only: bool = False, invite: str | None = None,
+                         claiming: Callable[[], None] = lambda: None) -> tuple[str, str]:
         """Who a person saying hello is, as (name as stored, token). `name` is already
         `names.normalise`d. A token vouches only for its own name, compared by `names.same`
         ("ALICE" is alice's; two people on one machine may offer each other's token); a name
         nobody's name looks like (`names.skeleton`) is claimed with `new_token`. Raises
         `names.NameTaken` when the name, or one too close to it, is someone else's. On an
         `invite_only` server a new claim spends `invite` (`accounts.InviteError` if it cannot).
-        Only a hash of each token is stored."""
+        `claiming` is called just before a new claim is stored and may raise to refuse it (the
+        host's cap on new names). Only a hash of each token is stored; the hello's time is kept
+        (`forget_unused_names`)."""
         look = names.skeleton(name)
 
         def work(c: sqlite3.Connection) -> tuple[str, str]:
+            name_now, token_now = claim(c)
+            c.execute("UPDATE players SET last_hello = ? WHERE identity = ?",
+                      (time.time(), f"human:{name_now}"))
+            return name_now, token_now
+
+        def claim(c: sqlite3.Connection) -> tuple[str, str]:
             if token:
                 row = c.execute("SELECT name FROM players WHERE kind = 'human' AND "
                                 "token_hash = ? AND skeleton IS NOT NULL",
@@ -425,13 +465,16 @@ class Store:
                 # played before names were claimed: the first to come back claims it
                 if invite_only:
                     accounts.use_invite(c, invite, f"human:{holder[0]}")
+                claiming()
                 c.execute("UPDATE players SET token_hash = ? WHERE skeleton = ?",
                           (_hash(new_token), look))
                 return holder[0], new_token
             row = c.execute("SELECT token_hash FROM players WHERE identity = ?",
                             (f"human:{name}",)).fetchone()
-            if invite_only and (row is None or row[0] is None):
-                accounts.use_invite(c, invite, f"human:{name}")
+            if row is None or row[0] is None:
+                if invite_only:
+                    accounts.use_invite(c, invite, f"human:{name}")
+                claiming()
             if row is None:
                 c.execute("INSERT INTO players (name, kind, identity, created, token_hash, "
                           "skeleton) VALUES (?, 'human', ?, ?, ?, ?)",
@@ -443,6 +486,36 @@ class Store:
                 raise names.NameTaken(f"the name {name!r} belongs to another player here; "
                                       f"choose another name")
             return name, new_token
+        return await self.write(work)
+
+    async def said_hello(self, identity: str, token: str) -> bool:
+        """Note a hello from a player this process already knows by its token; False when the
+        name is no longer that token's (it was forgotten, perhaps by another process sharing
+        the file, and may belong to someone else now)."""
+        def work(c: sqlite3.Connection) -> bool:
+            return c.execute("UPDATE players SET last_hello = ? WHERE identity = ? AND "
+                             "token_hash = ?", (time.time(), identity, _hash(token))).rowcount > 0
+        return await self.write(work)
+
+    async def forget_unused_names(self, before: float, keep: Iterable[str] = (),
+                                  at_most: int = 1000) -> list[str]:
+        """Release up to `at_most` claimed names that never sat at a game (so have no ratings
+        either), did not spend an invite, and said hello last before `before` (a time.time()),
+        except the identities in `keep` (people connected now); returns the identities
+        forgotten. Anyone may claim such a name again. (Bounded: the store runs on the event
+        loop, and a flood's names could be many.)"""
+        def work(c: sqlite3.Connection) -> list[str]:
+            gone = c.execute(
+                "DELETE FROM players WHERE id IN (SELECT id FROM players WHERE kind = 'human' "
+                "AND token_hash IS NOT NULL AND last_hello < ? "
+                "AND NOT EXISTS (SELECT 1 FROM seats WHERE seats.player_id = players.id) "
+                "AND identity NOT IN (SELECT identity FROM ratings) "
+                "AND identity NOT IN (SELECT used_by FROM invites WHERE used_by IS NOT NULL) "
+                "AND identity NOT IN (SELECT value FROM json_each(?)) LIMIT ?) "
+                "RETURNING identity", (before, json.dumps(list(keep)), at_most)).fetchall()
+            for (identity,) in gone:
+                self._player_ids.pop(identity, None)
+            return [identity for (identity,) in gone]
         return await self.write(work)
 
     def admin_token_matches(self, token: str) -> bool:
@@ -491,7 +564,7 @@ class Store:
             game_id = c.execute(
                 "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started, "
                 "instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, env, rules_version, preset, _dump(config), seed, now,
+                (table_id, env, rules_version, preset, _dump(config), str(seed), now,
                  self.instance or None)).lastrowid
             c.executemany("INSERT INTO seats (game_id, seat, player_id, identity, kind, settings) "
                           "VALUES (?, ?, ?, ?, ?, ?)",
@@ -653,7 +726,7 @@ class Store:
                   json.loads(e["clock"]) if e["clock"] else {})
             for e in self._read("SELECT seq, step, type, data, visible_to, clock FROM events "
                                 "WHERE game_id = ? ORDER BY seq", (game_id,))]
-        return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), g["seed"],
+        return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), int(g["seed"]),
                           players, actions, stored_events,
                           Result.from_json(json.loads(g["result"])) if g["result"] else None,
                           g["aborted"], json.loads(g["setup"]) if g["setup"] else {})
@@ -737,7 +810,7 @@ class Store:
         rows = self._read(
             f"SELECT id, table_id, env, rules_version, preset, seed, started, ended, status, "
             f"reason FROM games {where} ORDER BY id DESC LIMIT ?", [*params, limit])
-        return [dict(r) for r in rows]
+        return [dict(r) | {"seed": int(r["seed"])} for r in rows]
 
     async def game(self, game_id: int) -> dict[str, Any] | None:
         """One game: its row (config, result, setup and metrics decoded) and its seats in
@@ -745,7 +818,7 @@ class Store:
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
-        game = dict(rows[0])
+        game = dict(rows[0]) | {"seed": int(rows[0]["seed"])}
         for key in ("config", "result", "setup", "metrics"):
             game[key] = json.loads(game[key]) if game.get(key) else None
         seats = self._read("SELECT seat, identity, kind, settings, status, reward FROM "

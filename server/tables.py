@@ -182,7 +182,7 @@ class Table:
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "env": self.env.id, "title": self.env.title, "preset": self.preset,
-                "config": self.config.to_json(), "status": self.status,
+                "config": self.config.public_json(), "status": self.status,
                 "seats": [s.to_json(d) for s, d in zip(self.seats, self.display_names(),
                                                         strict=True)],
                 "spectators": len(self.spectators), "game_id": self.game_id}
@@ -191,6 +191,8 @@ class Table:
         """The one name every screen shows for each seat: the person's name, the bot's identity
         ("open seat" while a person's seat is free); names two seats share get " #<seat>"."""
         names = [s.plain_display for s in self.seats]
+        if len(set(names)) == len(names):
+            return names
         counts = Counter(names)
         return [f"{n} #{i}" if counts[n] > 1 else n for i, n in enumerate(names)]
 
@@ -638,12 +640,9 @@ class Table:
             return
         # One message per seat (spectators share one); None: the seat may see none of these
         # events, so it is sent nothing, not even that something happened.
-        messages: dict[int | None, dict[str, Any] | None] = {}
+        message_for = outbound.events_messages(self, events)
         for conn, seat in self.recipients():
-            if seat in messages:
-                msg = messages[seat]
-            else:
-                msg = messages[seat] = outbound.events_message(self, seat, events)
+            msg = message_for(seat)
             if msg is not None:
                 await _safe_send(conn, msg)
 

@@ -38,12 +38,13 @@ def worker_argv(args: argparse.Namespace, instance: str, port: int) -> list[str]
     if args.on_timeout:
         argv += ["--on-timeout", args.on_timeout]
     for option in ("allow_bots", "bots_config", "max_llm_seats", "max_llm_seats_per_hour",
-                   "max_tables", "tables_per_player", "waiting_expiry",
+                   "max_tables", "tables_per_player", "tables_per_address",
+                   "names_per_address_per_hour", "forget_unused_names", "waiting_expiry",
                    "connections_per_address", "messages_per_second", "spectators_per_table",
                    "certfile", "keyfile"):
         if getattr(args, option, None) is not None:  # the host's bot policy, for every worker
             argv += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
-    for flag in ("invite_only", "unrated_same_address"):
+    for flag in ("invite_only", "unrated_same_address", "allow_client_seeds"):
         if getattr(args, flag, False):
             argv.append(f"--{flag.replace('_', '-')}")
     return argv

@@ -81,11 +81,11 @@ class ParlorApp(App[int]):
             self.client.send("resume", table_id=msg["table"]["id"])
         if msg["type"] == "welcome":
             save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
-        if msg["type"] == "error" and msg.get("code") in _HELLO_REFUSED:
+        if msg["type"] == "error" and msg.get("ref") == self.client.hello_id:
             self.client.close()
             if isinstance(self.screen, ConnectScreen):
-                self.screen.failed(f"{msg.get('message')} — "
-                                   f"{_HELLO_REFUSED[msg['code']]}")
+                advice = _HELLO_REFUSED.get(msg.get("code"), "start again later")
+                self.screen.failed(f"{msg.get('message')} — {advice}")
             return
         if msg["type"] == "error":
             self.notify(msg.get("message", ""), title=msg.get("code"), severity="error")
@@ -112,7 +112,9 @@ class ParlorApp(App[int]):
 _HELLO_REFUSED = {"name_taken": "start again with --name NAME",
                   "bad_name": "start again with --name NAME",
                   "invite_required": "start again with --invite CODE",
-                  "bad_invite": "start again with another --invite CODE"}
+                  "bad_invite": "start again with another --invite CODE",
+                  # too many new names from this address this hour (the message says when)
+                  "limit": "start again then, or with a --name NAME you have"}
 
 
 def _seated_elsewhere(msg: dict, following: str | None) -> bool:

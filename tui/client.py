@@ -68,6 +68,7 @@ class ParlorClient:
         self._outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._ids = itertools.count(1)
         self._worker: Worker[None] | None = None
+        self.hello_id: int | None = None  # the id of the latest hello (its refusal's `ref`)
         self._ws: ClientConnection | None = None
         self._closing = False  # we hung up on purpose: not a loss to report
         self.connected = False
@@ -107,7 +108,8 @@ class ParlorClient:
             async with connect(self.url, max_size=MAX_INBOUND_BYTES, open_timeout=OPEN_TIMEOUT,
                                ssl=client_ssl(self.url, self.cafile)) as ws:
                 self._ws = ws
-                await ws.send(encode(request("hello", next(self._ids), **hello)))
+                self.hello_id = next(self._ids)
+                await ws.send(encode(request("hello", self.hello_id, **hello)))
                 self.connected = True
                 self.owner.post_message(self.Connected(self.url))
                 await self._pump(ws)

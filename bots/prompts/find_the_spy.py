@@ -20,7 +20,7 @@ from typing import Any
 
 from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
 from engine.find_the_spy.syntax import ANSWER_SYNTAX, parse_vote
-from engine.find_the_spy.words import leaks
+from engine.wording import says
 
 _LABEL = re.compile(r"description\s*:\s*", re.IGNORECASE)
 
@@ -76,7 +76,7 @@ class FindTheSpyPrompts(PromptBuilder):
             if limit and len(action) > limit:
                 return Verdict("illegal", f"the description has {len(action)} characters, more "
                                           f"than the limit of {limit}")
-            found = leaks(action, (view.get("private") or {}).get("word", ""))
+            found = says(action, (view.get("private") or {}).get("word", ""))
             if found:
                 return Verdict("illegal", f'the description contains your word ("{found}"); '
                                           f"describe it without saying it")

@@ -19,6 +19,7 @@ MAX_SECONDS = 3600
 @dataclass(frozen=True)
 class DatasetConfig(Config):
     task: ClassVar[DatasetTask]  # set by each task's subclass
+    hidden_fields = ("instance",)  # the instance holds its answer
 
     instance: str = ""  # an instance from a file, one line of our JSONL format, played as is
     # Seconds a person has for each answer, after which it counts as unanswered (wrong) and the

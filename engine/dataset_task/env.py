@@ -16,7 +16,9 @@ from engine.policy import DEFAULT
 class DatasetEnv(Env):
     task: ClassVar[DatasetTask]
     players = (1,)
-    rules_version = "1"
+    # 2: a review with no text is shown as such and a release's own answer label is told at
+    # the end (issue 21)
+    rules_version = "2"
     game_class = DatasetGame
     default_preset = "paper"
     seat_names = ("Solver",)

@@ -14,9 +14,9 @@ from typing import Any
 from engine.dataset_task.instance import Instance
 from engine.dataset_task.task import DatasetTask
 from engine.instance_files import (
-    FieldError,
     Loaded,
     Problem,
+    build_each,
     json_lines,
     json_list,
     load_file,
@@ -38,24 +38,9 @@ def build(task: DatasetTask, entries: Iterable[tuple[int, int | None, Any]], nam
           convert: Callable[[Any], Any] | None = None, id_key: str = "id") -> Loaded:
     """Instances from (index, line, record) triples, each record first turned into ours by
     `convert` (an official item, say); each failure a Problem."""
-    instances: list[Instance] = []
-    problems: list[Problem] = []
-    seen: dict[str, int] = {}
-    for index, line, record in entries:
-        stated = record.get(id_key) if isinstance(record, dict) else None
-        named = None if stated is None else str(stated)
-        try:
-            instance = task.from_record(convert(record) if convert else record)
-        except FieldError as error:
-            problems.append(Problem(name, index, named, error.field, error.message, line))
-            continue
-        if instance.id in seen:
-            problems.append(Problem(name, index, named, "id",
-                                    f"id already used by instance {seen[instance.id]}", line))
-            continue
-        seen[instance.id] = index
-        instances.append(instance)
-    return Loaded(instances, problems)
+    return build_each(entries, name,
+                      lambda record: task.from_record(convert(record) if convert else record),
+                      lambda instance: instance.id, lambda record: record.get(id_key))
 
 
 def read_jsonl(task: DatasetTask, data: bytes, name: str = "<jsonl>") -> Loaded:

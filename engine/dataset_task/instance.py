@@ -106,11 +106,11 @@ def text(value: Any, field: str, *, empty: bool = False) -> str:
     return value
 
 
-def texts(value: Any, field: str, least: int = 1) -> tuple[str, ...]:
+def texts(value: Any, field: str, least: int = 1, *, empty: bool = False) -> tuple[str, ...]:
     if not isinstance(value, list) or len(value) < least:
         raise FieldError(field, f"expected a list of at least {least} string"
                                 f"{'s' if least != 1 else ''}, got {json.dumps(value)[:60]}")
-    return tuple(text(v, f"{field}[{i}]") for i, v in enumerate(value))
+    return tuple(text(v, f"{field}[{i}]", empty=empty) for i, v in enumerate(value))
 
 
 def option(answer_field: AnswerField, value: Any, field: str) -> str:

@@ -77,6 +77,8 @@ class DatasetGame(Game):
         i = self.instance
         setup: dict[str, Any] = {"answer": dict(i.answer), "instance_id": i.id,
                                  "content_hash": i.content_hash(), "source": i.source}
+        if i.record.get("answer_label"):  # the release's own words, e.g. "Accept (Poster)"
+            setup["answer_label"] = i.record["answer_label"]
         explanation = self.task.explain(i)
         if explanation:
             setup["explanation"] = explanation
@@ -102,6 +104,8 @@ class DatasetGame(Game):
         right = entry["right"]
         truth_text = ", ".join(f"{f.label.removeprefix('Final ').lower()} {truth[f.name]}"
                                for f in self.task.fields)
+        if self.instance.record.get("answer_label"):
+            truth_text += f" (the release says {self.instance.record['answer_label']!r})"
         self.finish({0: 1.0 if right else -1.0}, (0,) if right else (),
                     f"right: {truth_text}" if right else f"wrong: the answer was {truth_text}")
         return None

@@ -29,6 +29,7 @@ def seat_name(seat: int) -> str:
 
 @dataclass(frozen=True)
 class FindTheSpyConfig(Config):
+    hidden_fields = ("recorded",)  # the recording holds both words and the spy
     rounds: int = 3  # rounds of descriptions, every seat once per round, in seat order
     max_chars: int = 200  # a longer description is cut to this length, never refused
     # "interactive": four seats describe and vote; "passive": the paper's task, one seat (the

@@ -8,11 +8,12 @@ names the spy (itself included: a seat that thinks it holds the odd word names i
 are simultaneous and secret until all are in. A seat that names the spy is right (+1), any
 other answer is wrong (-1).
 
-A description containing the seat's own word (engine/find_the_spy/words.py `leaks`) is an
-invalid move: one retry, then "(no description)" is recorded in its place. A description is only
-limited in length (cut at `max_chars`), not in sentences. A vote that names nobody is an
-answer, scored wrong, as in the paper; a vote naming a player who is not at the table is an
-invalid move (one retry, then a vote naming nobody).
+A description saying the seat's own word (engine/wording.py `says`: also spelled out, disguised
+by look-alike letters, invisible characters, accents or entities) is an invalid move: one
+retry, then "(no description)" is recorded in its place. A description is only limited in
+length (cut at `max_chars`), not in sentences. A vote that names nobody is an answer, scored
+wrong, as in the paper; a vote naming a player who is not at the table is an invalid move (one
+retry, then a vote naming nobody).
 
 Passive mode (the paper's task): one seat, the recording's Player 1, is dealt its word, every
 recorded description is shown at once, and it names the spy (engine/find_the_spy/passive.py).
@@ -37,8 +38,9 @@ from engine.find_the_spy.syntax import (
     parse_description,
     parse_vote,
 )
-from engine.find_the_spy.words import Pair, leaks
+from engine.find_the_spy.words import Pair
 from engine.policy import RULE
+from engine.wording import says
 
 DESCRIBE, VOTE, OVER = "describe", "vote", "over"
 
@@ -153,7 +155,7 @@ class FindTheSpyGame(Game):
 
     def _describe(self, seat: int, action: Action) -> str | None:
         text = parse_description(action, self.config.max_chars).text
-        found = leaks(text, self.words[seat])
+        found = says(text, self.words[seat])
         if found:
             return self.reject(seat, f'the description contains your word ("{found}"); '
                                      f"describe it without saying it", RULE, round=self.round)

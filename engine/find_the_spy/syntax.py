@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.answers import last_match
+from engine.chat import clean_chat
 
 ANSWER_SYNTAX = "Final Answer: Player 2"
 NO_DESCRIPTION = "(no description)"
 _FINAL = re.compile(r"final\s+answer\s*:?\s*player\s*(\d+)", re.IGNORECASE)
 _BARE = re.compile(r"\[?\s*(?:player\s*)?(\d{1,6})\s*\]?", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
 class Description:
-    text: str  # as kept: control characters dropped, white space trimmed, cut to the limit
+    text: str  # as kept: cleaned as chat is (engine/chat.py) and cut to the limit
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,7 @@ def _raw(action: Any, key: str) -> str:
 
 
 def parse_description(action: Any, max_chars: int) -> Description:
-    text = " ".join(_CONTROL.sub("", _raw(action, "text")).split())
-    return Description(text[:max_chars].rstrip())
+    return Description(clean_chat(_raw(action, "text"), max_chars))
 
 
 def parse_vote(action: Any) -> Vote:

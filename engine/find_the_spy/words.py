@@ -1,10 +1,5 @@
 """The word bank (pairs.txt: our own pairs of related everyday nouns, each word with a few hint
-phrases) and the word-leak check every description passes.
-
-The leak check: a description leaks when the seat's own word appears in it, case-insensitive,
-on its own or inside a longer word ("cupcake" leaks "cake"), or in a simple plural form that
-does not contain the word itself ("berry" -> "berries", "knife" -> "knives", "mouse" -> "mice").
-Plurals that do contain it ("lakes", "boxes") are caught as longer words already.
+phrases). The leak check every description passes is engine/wording.py's `says`.
 """
 
 from __future__ import annotations
@@ -13,13 +8,13 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from engine.wording import says
+
 MIN_LETTERS = 4
 TEMPLATE = "A clue: {hint}."
 FALLBACK = ("It is something ordinary you would recognise at once.",
             "Most people have seen one up close.",
             "You would know it if you saw it.")
-IRREGULAR = {"mouse": "mice", "goose": "geese", "tooth": "teeth", "foot": "feet",
-             "child": "children", "person": "people", "louse": "lice", "woman": "women"}
 
 
 @dataclass(frozen=True)
@@ -34,30 +29,6 @@ class Pair:
 
     def other(self, word: str) -> str:
         return self.second if word == self.first else self.first
-
-
-def forms(word: str) -> tuple[str, ...]:
-    """The spellings of `word` a description may not contain (lower case)."""
-    word = word.lower()
-    out = [word]
-    if word in IRREGULAR:
-        out.append(IRREGULAR[word])
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        out.append(word[:-1] + "ies")
-    if word.endswith("fe"):
-        out.append(word[:-2] + "ves")
-    elif word.endswith("f"):
-        out.append(word[:-1] + "ves")
-    return tuple(out)
-
-
-def leaks(text: str, word: str) -> str | None:
-    """The form of `word` that `text` contains (case-insensitive, also inside a longer word),
-    or None when it contains none."""
-    if not word:
-        return None
-    low = text.lower()
-    return next((f for f in forms(word) if f in low), None)
 
 
 def _parse_side(side: str, line: int) -> tuple[str, tuple[str, ...]]:
@@ -113,4 +84,4 @@ def hint_sentence(word: str, round_: int) -> str:
     hints = hints_of(word)
     candidates = [TEMPLATE.format(hint=hints[(round_ - 1 + i) % len(hints)])
                   for i in range(len(hints))] + list(FALLBACK)
-    return next(c for c in candidates if not leaks(c, word))
+    return next(c for c in candidates if not says(c, word))

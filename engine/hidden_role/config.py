@@ -19,6 +19,7 @@ MAX_SECONDS = 3600
 
 @dataclass(frozen=True)
 class HiddenRoleConfig(Config):
+    hidden_fields = ("instance",)  # the puzzle holds its answer and every role
     variant: str = "full"
     players: int = 6
     rounds: int = 3

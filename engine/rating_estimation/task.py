@@ -37,6 +37,8 @@ customer would give, rounded to the nearest whole star. Most reviewers are genui
 giving honest feedback, but some may be biased: paid to praise the product without reserve, or \
 out to run it down."""
 _PRODUCT = ("name", "category", "price", "description")
+# A review with no words (the Amazon data has a few): its star rating was the review.
+NO_TEXT = "(no text: this reviewer gave only a star rating)"
 
 
 def _product(value: Any) -> dict[str, str]:
@@ -49,7 +51,7 @@ def _product(value: Any) -> dict[str, str]:
 
 def intro(product: Mapping[str, str]) -> str:
     if not product:
-        return "A product's reviews."
+        return ""  # the release names no product: its reviews are all there is
     head = product.get("name", "A product")
     details = ", ".join(f"{k}: {product[k]}" for k in ("category", "price") if k in product)
     described = f" {product['description']}" if "description" in product else ""
@@ -59,13 +61,13 @@ def intro(product: Mapping[str, str]) -> str:
 def from_record(record: Mapping[str, Any]) -> Instance:
     check_format(record, FORMAT)
     product = _product(record.get("product"))
-    reviews = texts(get(record, "reviews"), "reviews")
+    reviews = texts(get(record, "reviews"), "reviews", empty=True)
     answer = option(RATING, get(record, "answer"), "answer")
     reviewers = record.get("reviewers")
     if reviewers is not None and (not isinstance(reviewers, list)
                                   or len(reviewers) != len(reviews)):
         raise FieldError("reviewers", "expected a list with one entry per review")
-    items = tuple(Item(f"Reviewer #{i}", r) for i, r in enumerate(reviews, 1))
+    items = tuple(Item(f"Reviewer #{i}", r.strip() or NO_TEXT) for i, r in enumerate(reviews, 1))
     return Instance(
         task="rating-estimation", id=ident(record), kind="", intro=intro(product),
         question=QUESTION, stages=(Stage("Reviews", items),), answer={"rating": answer},
@@ -87,7 +89,8 @@ def _from_official(item: Any) -> dict[str, Any]:
         raise FieldError("formatted_reviews", "expected a non-empty list of reviews")
     return {"format": FORMAT, "id": ident(item, "scenario_id"), **release_provenance(item),
             "reviews": [text(get(r, "text", f"formatted_reviews[{i}]"),
-                             f"formatted_reviews[{i}].text") for i, r in enumerate(reviews)],
+                             f"formatted_reviews[{i}].text", empty=True)
+                        for i, r in enumerate(reviews)],
             "answer": option(RATING, _rounded(get(item, "true_rating")), "true_rating")}
 
 

@@ -75,6 +75,7 @@ def from_record(record: Mapping[str, Any]) -> Instance:
     reviews = texts(get(record, "reviews"), "reviews")
     discussion = texts(get(record, "discussion"), "discussion")
     answer = option(DECISION, get(record, "answer"), "answer")
+    text(record.get("answer_label", answer), "answer_label")
     stages = (Stage(STAGES[0], paper),
               Stage(STAGES[1], tuple(Item(f"Reviewer {i}", r) for i, r in enumerate(reviews, 1))),
               Stage(STAGES[2], _spoken(discussion, "Authors")))
@@ -106,6 +107,20 @@ def _reviews_from_text(value: str) -> list[str]:
     return [re.sub(r"^\s*Reviewer\s*\S*\s*:\s*", "", b).strip() or b for b in blocks if b.strip()]
 
 
+_DECISION = re.compile(r"\s*(accept|reject)(?![a-z])", re.IGNORECASE)
+
+
+def decision(value: Any) -> dict[str, str]:
+    """The release's decision as our `answer` ("Accept (Poster)", "Accept: poster", "accept
+    (oral)" are Accept), and as written (`answer_label`) when that says more."""
+    found = _DECISION.match(value) if isinstance(value, str) else None
+    if found is None:
+        return {"answer": option(DECISION, value, "decision")}
+    answer = found.group(1).capitalize()
+    label = " ".join(value.split())
+    return {"answer": answer, **({"answer_label": label} if label.lower() != answer.lower() else {})}
+
+
 def _from_official(item: Any) -> dict[str, Any]:
     """One item of the release (`id`, `decision`, `statements` as `[{"round1": ...},
     {"round2": ...}, {"round3": ...}]`, optionally `source`) as our record."""
@@ -123,7 +138,7 @@ def _from_official(item: Any) -> dict[str, Any]:
             "paper": _paper_from_text(rounds["round1"]),
             "reviews": _reviews_from_text(rounds["round2"]),
             "discussion": [rounds["round3"].strip()],
-            "answer": option(DECISION, get(item, "decision"), "decision")}
+            **decision(get(item, "decision"))}
 
 
 def read_official(data: bytes, name: str) -> Loaded:

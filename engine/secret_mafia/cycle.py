@@ -1,17 +1,20 @@
 """The cycle of a Secret Mafia game: night (the Mafia's vote, the Doctor, the Detective), dawn,
 the day's discussion rounds and vote, and the win check after every death. `MafiaGame`
 (rules.py) holds the state and judges each action; this class moves the game from one task to
-the next and resolves each phase, with every draw from the game's own rng (speaking and voting
-orders, tie-breaks).
+the next and resolves each phase. Public draws (speaking and voting orders, the day vote's
+tie-break) come from the game's rng; the night's hidden draws (the Mafia's voting order and
+their tie-break) from a separate sub-seed, so that what everyone sees never depends on what
+happened in secret.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, derive_seed
 from engine.secret_mafia.config import MAFIA_SIDE, VILLAGE_SIDE, MafiaConfig
 from engine.secret_mafia.syntax import Target
 
@@ -46,6 +49,16 @@ class Cycle(Game):
     findings: list[dict[str, Any]]
     mafia_log: list[dict[str, Any]]
     announced: set[int]
+    _night_rng: random.Random | None
+
+    @property
+    def night_rng(self) -> random.Random:
+        """The Mafia's hidden draws: drawing them from the public `rng` would shift the day's
+        speaking order by how many Mafia are alive and whether they tied (a leak given the
+        seed)."""
+        if self._night_rng is None:
+            self._night_rng = random.Random(derive_seed(self.seed, "night"))
+        return self._night_rng
 
     def living(self) -> list[int]:
         return [s for s in range(self.players) if self.alive[s]]
@@ -100,11 +113,11 @@ class Cycle(Game):
         self.night_votes, self.target, self.protected = [], None, None
         self.emit("night_started", {"day": self.day})
         mafia = self.living_mafia()
-        self._begin(KILL, self.rng.sample(mafia, len(mafia)))
+        self._begin(KILL, self.night_rng.sample(mafia, len(mafia)))
 
     def _choose_victim(self) -> None:
         votes = [v["target"] for v in self.night_votes]
-        self.target, tied = self._plurality(votes)
+        self.target, tied = self._plurality(votes, self.night_rng)
         entry = {"day": self.day, "target": self.target, "tied": tied,
                  "votes": [{"seat": v["seat"], "target": v["target"]} for v in self.night_votes]}
         self.mafia_log.append(entry)
@@ -160,7 +173,7 @@ class Cycle(Game):
         self._begin(VOTE, self.vote_order)
 
     def _close_vote(self) -> None:
-        out, tied = self._plurality([v["target"] for v in self.votes])
+        out, tied = self._plurality([v["target"] for v in self.votes], self.rng)
         if out is not None:
             self.alive[out] = False
         entry: dict[str, Any] = {"day": self.day, "kind": "vote", "eliminated": out,
@@ -176,9 +189,10 @@ class Cycle(Game):
             self.day += 1
             self._start_night()
 
-    def _plurality(self, chosen: Sequence[int | None]) -> tuple[int | None, list[int]]:
-        """The most chosen living seat (passes and the dead do not count), ties broken by the
-        game's rng; and the tied seats when there was a tie."""
+    def _plurality(self, chosen: Sequence[int | None], rng: random.Random
+                   ) -> tuple[int | None, list[int]]:
+        """The most chosen living seat (passes and the dead do not count), ties broken by
+        `rng`; and the tied seats when there was a tie."""
         counts = Counter(s for s in chosen if s is not None and self.alive[s])
         if not counts:
             return None, []
@@ -186,7 +200,7 @@ class Cycle(Game):
         leaders = sorted(s for s, n in counts.items() if n == top)
         if len(leaders) == 1:
             return leaders[0], []
-        return self.rng.choice(leaders), leaders
+        return rng.choice(leaders), leaders
 
     def _reveal(self, seats: Sequence[int]) -> dict[str, str]:
         """The roles a death announcement names (only with `reveal_roles`)."""

@@ -21,7 +21,9 @@ class SecretMafiaEnv(Env):
     description = ("Six players, two of them secretly Mafia: the Mafia kill by night, the "
                    "village talks and votes by day to find them.")
     players = (PLAYERS,)
-    rules_version = "1"
+    # v2: hidden night draws from their own sub-seed; targets read by \n-ended lines only;
+    # whitespace in speeches becomes a space
+    rules_version = "2"
     Config = MafiaConfig
     game_class = MafiaGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

@@ -1,7 +1,7 @@
 """Secret Mafia's rules (spec §5; every decision in docs/rules/secret-mafia.md).
 
 One seat acts at a time. Night: each living Mafia member votes a victim (in a random order, each
-seeing the votes before theirs), the plurality is the target (ties broken by the game's rng);
+seeing the votes before theirs), the plurality is the target (ties broken by a hidden sub-seed);
 the Doctor protects one player; the Detective learns whether one player is Mafia. Dawn: the
 target dies unless protected. Day: `discussion_rounds` rounds of speeches in an order drawn for
 the day, then a public vote in a fresh random order; the plurality is eliminated (random
@@ -16,6 +16,7 @@ notice would tell everyone that the seat acts at night.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +34,7 @@ class MafiaGame(Cycle):
     __slots__ = ("mafia", "doctor", "detective", "alive", "day", "phase", "task", "queue",
                  "round", "order", "vote_order", "chat", "votes", "night_votes", "target",
                  "protected", "unannounced", "history", "protections", "findings",
-                 "mafia_log", "announced")
+                 "mafia_log", "announced", "_night_rng")
     config: MafiaConfig
 
     def __init__(self, env: Env, config: MafiaConfig, seed: int, players: int) -> None:
@@ -61,6 +62,7 @@ class MafiaGame(Cycle):
         self.findings: list[dict[str, Any]] = []  # the Detective's results
         self.mafia_log: list[dict[str, Any]] = []  # each night's votes and target
         self.announced: set[int] = set()  # seats whose role a death announcement named
+        self._night_rng: random.Random | None = None  # made on first use (see Cycle.night_rng)
         self.emit("game_started", {"players": players, "composition": dict(COMPOSITION),
                                    "discussion_rounds": config.discussion_rounds})
         for seat in range(players):

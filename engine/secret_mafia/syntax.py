@@ -2,10 +2,10 @@
 error) that the rules then judge. The rules never see raw text.
 
 A target is written `[3]` or `[Player 3]` (any case, spaces allowed inside the brackets); as in
-the reference parser, the answer's first line that holds such a token counts, and its last
-token there. An answer that is nothing but a number or `Player 3` is read too (the newer
+the reference parser, the answer's first line (ended by `\n` only) that holds such a token
+counts, and its last token there. An answer that is nothing but a number or `Player 3` is read too (the newer
 reference's bare form). A Mafia vote keeps the rest of its answer as a note to the teammates.
-Speeches are free text, cleaned and cut, never refused. Patterns run in linear time, and long
+Speeches are free text, cleaned and cut (engine/chat.py), never refused. Patterns run in linear time, and long
 answers are read from a bounded prefix.
 """
 
@@ -16,15 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.chat import clean_chat
+
 MAX_SCAN_CHARS = 20_000  # a longer answer is read from its first this-many characters
 MAX_DIGITS = 6  # a longer number is no seat at all: a format error, cheap to refuse
 _TOKEN = re.compile(rf"\[\s*(?:player\s*)?(\d{{1,{MAX_DIGITS}}})\s*\]", re.IGNORECASE)
 _BARE = re.compile(rf"\s*(?:player\s*)?(\d{{1,{MAX_DIGITS}}})\s*[.!]?\s*", re.IGNORECASE)
-# Dropped from speeches: controls that are not whitespace, lone surrogates, and the bidi
-# controls that could make a line display differently from what was sent.
-_DROP = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff"
-                   "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_SPACE = re.compile(r"\s+")
 NO_TARGET = "no target found: write the player's number in square brackets, e.g. [3]"
 
 
@@ -49,17 +46,11 @@ class Speech:
 PASS = Target(None)
 
 
-def clean(text: str, max_chars: int) -> str:
-    """Controls dropped, whitespace runs made one space, ends trimmed, cut to `max_chars`."""
-    text = text.lstrip()[:max(4 * max_chars, 256)]  # enough to fill the cut after collapsing
-    return _SPACE.sub(" ", _DROP.sub("", text)).strip()[:max_chars].rstrip()
-
-
 def parse_speech(action: str | Mapping[str, Any], max_chars: int) -> Speech:
     """A speech: text, or {"text": ...}; anything else says nothing (an empty speech is a valid
     turn: the player keeps quiet)."""
     text = action if isinstance(action, str) else action.get("text", "")
-    return Speech(clean(text, max_chars) if isinstance(text, str) else "")
+    return Speech(clean_chat(text, max_chars) if isinstance(text, str) else "")
 
 
 def parse_target(action: str | Mapping[str, Any], max_note: int) -> Target:
@@ -71,7 +62,7 @@ def parse_target(action: str | Mapping[str, Any], max_note: int) -> Target:
         return PASS
     value = action.get("target", action.get("choice"))
     note = action.get("note")
-    note = clean(note, max_note) if isinstance(note, str) else ""
+    note = clean_chat(note, max_note) if isinstance(note, str) else ""
     if isinstance(value, bool):
         raise AnswerError(NO_TARGET)
     if isinstance(value, int):
@@ -93,13 +84,14 @@ def read_target(text: str, max_note: int) -> Target:
     text = text[:MAX_SCAN_CHARS]
     if "[" in text:
         start = 0
-        for line in text.splitlines(keepends=True):
+        for line in text.split("\n"):  # only \n ends a line for the reference's `.`
             tokens = list(_TOKEN.finditer(line))
             if tokens:
                 last = tokens[-1]
                 at, end = start + last.start(), start + last.end()
-                return Target(int(last.group(1)), clean(text[:at] + " " + text[end:], max_note))
-            start += len(line)
+                return Target(int(last.group(1)),
+                              clean_chat(text[:at] + " " + text[end:], max_note))
+            start += len(line) + 1
     found = _BARE.fullmatch(text)
     if found:
         return Target(int(found.group(1)))

@@ -18,6 +18,7 @@ MAX_SECONDS = 3600
 
 @dataclass(frozen=True)
 class SocialGraphConfig(Config):
+    hidden_fields = ("instance",)  # the puzzle holds its groups, the answers
     difficulty: Literal["easy", "hard"] = "hard"
     # The query types asked, in this order: one question each about a generated puzzle; every
     # question of these types an imported puzzle carries.

@@ -16,6 +16,10 @@ ORACLE_LEVELS = ("high", "mid", "low")
 PACES = ("lockstep", "tick")
 MAX_PLAYERS = 10
 MAX_STEPS = 2500
+# A step's cost grows with the map (the oracle's fields cover every tile x facing) and so does
+# what a table holds: maps up to 2,500 tiles, room for the paper's largest (45 x 45: 4x4 rooms
+# of 10x10; 39 x 39: 2x2 of 18x18) and not for a 77 x 77 map (18x18 rooms, 4x4).
+MAX_TILES = 2500
 
 
 def seat_name(seat: int) -> str:
@@ -45,6 +49,12 @@ class SocialGridConfig(Config):
             mapgen.validate(self.room_size, self.rows, self.cols)
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        width, height = mapgen.map_size(self.room_size, self.rows, self.cols)
+        if width * height > MAX_TILES:
+            raise ConfigError(
+                f"a {self.rows}x{self.cols} map of {self.room_size}x{self.room_size} rooms is "
+                f"{width} x {height} = {width * height} tiles; at most {MAX_TILES} are allowed "
+                f"(fewer rooms or smaller rooms, e.g. 4x4 rooms of 10x10 or 2x2 of 18x18)")
         checks = (
             (0 <= self.impostors <= 4, f"impostors must be 0..4, got {self.impostors}"),
             (self.observation in OBSERVATIONS,
@@ -68,7 +78,8 @@ class SocialGridConfig(Config):
 
     def check_players(self, players: int) -> None:
         """A table's player count against this config: more crewmates than impostors (else the
-        impostors have won before the first step), and a station for each crewmate's tasks."""
+        impostors have won before the first step), and three stations for every seat (a
+        crewmate's tasks, an impostor's cover: the map does not depend on who is which)."""
         crew = players - self.impostors
         if not 1 <= players <= MAX_PLAYERS:
             raise ConfigError(f"socialgrid is played by 1..{MAX_PLAYERS} players, not {players}")
@@ -76,10 +87,10 @@ class SocialGridConfig(Config):
             raise ConfigError(f"{players} players with {self.impostors} impostors leave "
                               f"{crew} crewmates: there must be more crewmates than impostors")
         room = mapgen.station_capacity(self.room_size, self.rows, self.cols)
-        if 3 * crew > room:
-            raise ConfigError(f"{crew} crewmates need {3 * crew} task stations; a "
-                              f"{self.room_size}x{self.room_size} {self.rows}x{self.cols} map "
-                              f"holds {room}")
+        if 3 * players > room:
+            raise ConfigError(f"{players} players need {3 * players} task stations (three "
+                              f"each); a {self.room_size}x{self.room_size} {self.rows}x"
+                              f"{self.cols} map holds {room}")
 
 
 LEAGUE = SocialGridConfig()

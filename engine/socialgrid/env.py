@@ -21,7 +21,7 @@ class SocialGridEnv(Env):
     description = ("Among Us on a grid: crewmates walk to tasks and vote out impostors, who "
                    "kill and lie; with an A* planning oracle.")
     players = tuple(range(1, MAX_PLAYERS + 1))
-    rules_version = "1"
+    rules_version = "2"  # 2: tasks per seat, hints from what the seat sees
     Config = SocialGridConfig
     game_class = SocialGridGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS
@@ -43,6 +43,11 @@ class SocialGridEnv(Env):
 
     def default_players(self) -> int:
         return 7
+
+    def check_players(self, players: int, config: Config | None = None) -> None:
+        super().check_players(players)
+        if config is not None:
+            config.check_players(players)  # type: ignore[attr-defined]  # names the rule
 
     def player_counts(self, config: Config) -> tuple[int, ...]:
         counts = []

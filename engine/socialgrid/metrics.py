@@ -59,12 +59,9 @@ class _Replay:
         for e in record.events:
             if e.type == "trace":
                 step = e.data["step"]
-                for key, entry in e.data["seats"].items():
-                    seat = int(key)
-                    before = Pose(*entry["before"])
-                    after = Pose(*entry["after"]) if entry.get("after") else before
+                for seat, action, before, after, entry in _trace_rows(e.data["seats"]):
                     self.steps[seat].append(StepRecord(
-                        step, entry["action"], tuple(before), tuple(after),
+                        step, action, tuple(before), tuple(after),
                         bool(entry.get("progressed")), entry.get("completed"),
                         tuple(entry["door"]) if entry.get("door") else None))
                     self.poses.setdefault(step, {})[seat] = after
@@ -130,6 +127,19 @@ class _Replay:
         closed = self.closed0 if step is None else self.doors_at.get(step, self.closed0)
         distance = oracle.distance(pose, station, closed)
         return 0.0 if distance == INF else distance + required
+
+
+def _trace_rows(seats: Any) -> Iterable[tuple[int, int, Pose, Pose, Mapping[str, Any]]]:
+    """(seat, action, pose before, pose after, what else it did) of a trace event: compact rows
+    (rules version 2) or, in older records, a dict per seat."""
+    if isinstance(seats, Mapping):
+        for key, entry in seats.items():
+            before = Pose(*entry["before"])
+            yield (int(key), entry["action"], before,
+                   Pose(*entry["after"]) if entry.get("after") else before, entry)
+        return
+    for row in seats:
+        yield row[0], row[1], Pose(*row[2:5]), Pose(*row[5:8]), row[8] if len(row) > 8 else {}
 
 
 def _board(setup: Mapping[str, Any], config: Mapping[str, Any]) -> tuple[Board | None,

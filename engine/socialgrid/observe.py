@@ -98,8 +98,10 @@ def private_state(game: SocialGridGame, seat: int) -> dict[str, Any]:
     if role == IMPOSTOR:
         view["teammates"] = [seat_name(s) for s in sorted(game.impostors - {seat})]
         view["kill_cooldown"] = game.cooldown[seat]
-    else:
-        view["tasks"] = [_task(game, t) for t in game.tasks[seat]]
+    view["tasks"] = [_task(game, t) for t in game.tasks[seat]]
+    if role == IMPOSTOR:  # its cover: stations where it may pretend to work
+        for task in view["tasks"]:
+            task["cover"] = True
     pose = game.poses[seat]
     if pose is None:
         return view
@@ -170,15 +172,16 @@ def _oracle(game: SocialGridGame, seat: int, pose: Pose) -> dict[str, Any]:
     action; at the mid level also where each movement action would lead."""
 
     oracle, closed, board = game.oracle, game.closed, game.board
-    occupied = game.occupied(exclude=seat)
     # Bodies, like players, are left out of the cached distances (a kill would otherwise
-    # mean new fields for every target) and stepped around by the best action.
+    # mean new fields for every target) and stepped around by the best action. Only those in
+    # sight: a hint must not depend on what the seat cannot see.
     blocked: frozenset[Pos] = frozenset()
-    bodies_block = frozenset(game.corpses)
     hints: dict[str, Any] = {"level": game.config.oracle}
     seen = game.sight(seat)
     others = {seat_name(s): p.pos for s, p in enumerate(game.poses)
               if p is not None and s != seat and p.pos in seen}
+    bodies_block = frozenset(c for c in game.corpses if c in seen)
+    occupied = bodies_block | frozenset(others.values())
     _, nearest = (oracle.nearest(pose, others.values(), closed, bodies_block, NEAR)
                   if others else (None, INF))
     hints["nearest_player"] = _number(nearest)
@@ -190,7 +193,7 @@ def _oracle(game: SocialGridGame, seat: int, pose: Pose) -> dict[str, Any]:
         if crew and game.cooldown[seat] == 0:
             target, _ = oracle.nearest(pose, crew, closed, bodies_block, NEAR)
             hints["goal"] = "the nearest crewmate in sight"
-    else:
+    else:  # an impostor's cover tasks get no hints: its goal is the kill
         todo = [t for t in game.tasks[seat] if not t.done]
         distances = {t.name: oracle.distance(pose, t.station, closed, blocked)
                      for t in game.tasks[seat]}
@@ -199,9 +202,9 @@ def _oracle(game: SocialGridGame, seat: int, pose: Pose) -> dict[str, Any]:
             nearest_task = min(todo, key=lambda t: distances[t.name])
             target = nearest_task.station
             hints["goal"] = nearest_task.name
-    bodies = [c for c in game.corpses if c in seen]
-    if bodies:
-        hints["body"] = _number(min(oracle.distance(pose, c, closed, blocked) for c in bodies))
+    if bodies_block:
+        hints["body"] = _number(min(oracle.distance(pose, c, closed, blocked)
+                                    for c in bodies_block))
     hints["best_action"] = _best(game, seat, pose, target, occupied, blocked)
     if game.config.oracle == "mid":
         hints["outcomes"] = {

@@ -27,8 +27,10 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections import OrderedDict
+from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator
+
+from cachetools import LRUCache
 
 from engine.socialgrid.board import DOOR, FACINGS, FLOOR, STEP, Board, Pos
 from engine.socialgrid.moves import (
@@ -51,6 +53,7 @@ STEP_COST = 1.0
 TURN_COST = 0.5
 OPEN_COST = 1.0  # the OPEN_DOOR action; the step through the doorway is paid on top
 DETOUR = 4.0  # how much longer than the plain distance a way round players may be
+FIELD_BYTES = 8_000_000  # an Oracle's cached fields (40 kB each on the largest map allowed)
 
 FACING_INDEX = {facing: i for i, facing in enumerate(FACINGS)}
 
@@ -178,7 +181,13 @@ class DistanceField:
         self.goal = goal
         self.closed_doors = closed_doors
         self.blocked = blocked
-        self._costs = _reverse_dijkstra(grid or _Grid(board), board, goal, closed_doors, blocked)
+        # Costs are halves below 2**24: exact as 4-byte floats, a quarter of a list's memory.
+        self._costs = array("f", _reverse_dijkstra(grid or _Grid(board), board, goal,
+                                                   closed_doors, blocked))
+
+    @property
+    def nbytes(self) -> int:
+        return self._costs.itemsize * len(self._costs) + 200
 
     def _index(self, pose: Pose) -> int:
         return (pose.y * self.board.width + pose.x) * 4 + FACING_INDEX[pose.facing]
@@ -337,12 +346,12 @@ def _nearest(grid: _Grid, board: Board, start: Pose, goals: Iterable[Pos],
 
 class Oracle:
     """Distance fields for one board, cached per (target, closed doors, static obstacles); the
-    least recently used field goes first once `max_fields` are kept."""
+    least recently used fields go first once they hold `max_bytes`."""
 
-    def __init__(self, board: Board, max_fields: int = 256) -> None:
+    def __init__(self, board: Board, max_bytes: int = FIELD_BYTES) -> None:
         self.board = board
-        self.max_fields = max_fields
-        self._fields: OrderedDict[tuple, DistanceField] = OrderedDict()
+        self._fields: LRUCache[tuple, DistanceField] = LRUCache(
+            max_bytes, getsizeof=lambda field: field.nbytes)
         self._grid = _Grid(board)
 
     def field(self, goal: Pos, closed_doors: Collection[Pos],
@@ -350,14 +359,10 @@ class Oracle:
         closed, static = frozenset(closed_doors), frozenset(blocked)
         key = (goal, closed, static)
         found = self._fields.get(key)
-        if found is not None:
-            self._fields.move_to_end(key)
-            return found
-        built = DistanceField(self.board, goal, closed, static, self._grid)
-        self._fields[key] = built
-        if len(self._fields) > self.max_fields:
-            self._fields.popitem(last=False)
-        return built
+        if found is None:
+            found = DistanceField(self.board, goal, closed, static, self._grid)
+            self._fields[key] = found
+        return found
 
     def distance(self, pose: Pose, goal: Pos, closed_doors: Collection[Pos],
                  blocked: Collection[Pos] = frozenset()) -> float:

@@ -8,7 +8,9 @@ replace steps: every living player casts a ballot at once, then the plurality is
 and skip at the top, eject nobody). Win checks follow every kill, task and vote.
 
 Events: `step` (public: the step number, so every seat gets its new view), `trace` (seen by
-nobody: every seat's action, poses and what it did, for the metrics), `kill` (killer, victim and
+nobody, for the metrics: one row per seat that acted, [seat, action, x, y, facing before, x, y,
+facing after] and, when it did more than move, a dict of what: `progressed`, `completed`, `door`,
+`killed`), `kill` (killer, victim and
 whoever saw it), `task_completed` (the crewmate), `meeting_called`, `ballot_cast`, `vote_result`
 (public), `ballots` (nobody: trust scores and thoughts, for the metrics).
 """
@@ -16,7 +18,10 @@ whoever saw it), `task_completed` (the crewmate), `meeting_called`, `ballot_cast
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
+
+from cachetools import LRUCache
 
 from engine.core import NO_ACTION, Action, ActionSpace, ConfigError, Game, Role, derive_seed
 from engine.policy import FORMAT, RULE
@@ -47,11 +52,26 @@ from engine.socialgrid.moves import (
 from engine.socialgrid.oracle import Oracle
 
 TASK_KINDS = (("common", 3, 1.0), ("short", 8, 2.0), ("long", 13, 3.0))  # toggles, reward
+TASKS_PER_SEAT = len(TASK_KINDS)
 
 # Rewards (spec §18).
 TOGGLE, KILLED, STEP_CREW, STEP_IMPOSTOR = 0.2, 6.0, -0.001, -0.005
 VOTE_IMPOSTOR, VOTE_CREW, VOTE_SKIP = 3.0, -2.0, 0.05
 EJECTED_CREW, EJECTED_IMPOSTOR, CREW_EJECTED_BONUS, WIN = -2.0, -3.0, 2.0, 10.0
+
+# Per-game caches of what a place sees, bounded by (estimated) bytes, not entries: a game on the
+# largest map visits thousands of places.
+SIGHT_BYTES = 2_000_000
+PATCH_BYTES = 500_000
+TILE_BYTES = 72  # a tile (x, y) tuple with its object header
+
+
+def tiles_bytes(tiles: frozenset[Pos]) -> int:
+    return sys.getsizeof(tiles) + TILE_BYTES * len(tiles)
+
+
+def rows_bytes(rows: list[str]) -> int:
+    return sys.getsizeof(rows) + sum(sys.getsizeof(r) for r in rows)
 
 
 def assign_roles(config: SocialGridConfig, seed: int, players: int) -> tuple[Role, ...]:
@@ -85,7 +105,7 @@ class SocialGridGame(Game):
                  "tasks", "cooldown", "calls_left", "history", "still", "tick", "phase",
                  "answers", "meeting", "meetings", "trust", "rewards", "tasks_done",
                  "tasks_total", "spawns", "last_vote", "impostors", "crew", "_sight",
-                 "_spaces", "_allowed", "_patches")
+                 "_everything", "_spaces", "_allowed", "_patches")
     config: SocialGridConfig
 
     def __init__(self, env: Any, config: SocialGridConfig, seed: int, players: int) -> None:
@@ -95,7 +115,7 @@ class SocialGridGame(Game):
         rng = random.Random(derive_seed(seed, "map"))
         try:
             self.board: Board = mapgen.generate(config.room_size, config.rows, config.cols,
-                                                stations=3 * len(self.crew), rng=rng)
+                                                stations=TASKS_PER_SEAT * players, rng=rng)
         except ValueError as e:
             raise ConfigError(str(e)) from None
         self.oracle = Oracle(self.board)
@@ -108,15 +128,15 @@ class SocialGridGame(Game):
         self.known_dead: set[int] = set()  # the dead everyone knows of (found at a meeting)
         self.corpses: dict[Pos, int] = {}
         self.closed: frozenset[Pos] = frozenset(self.board.doors)  # doors start closed
-        self.tasks: list[list[Task]] = [[] for _ in range(players)]
-        stations = iter(self.board.stations)
-        number = 0
-        for seat in sorted(self.crew):
-            for kind, required, reward in TASK_KINDS:
-                number += 1
-                self.tasks[seat].append(Task(f"{kind}_task_{number}", kind, next(stations),
-                                             required, reward))
-        self.tasks_total = number
+        # Every seat gets three stations and task names from its seat number alone, so what a
+        # crewmate is given never tells it who the impostors are; an impostor's are its cover
+        # (DO_TASK there changes nothing).
+        self.tasks: list[list[Task]] = [
+            [Task(f"{kind}_task_{TASKS_PER_SEAT * seat + k + 1}", kind,
+                  self.board.stations[TASKS_PER_SEAT * seat + k], required, reward)
+             for k, (kind, required, reward) in enumerate(TASK_KINDS)]
+            for seat in range(players)]
+        self.tasks_total = TASKS_PER_SEAT * len(self.crew)
         self.tasks_done = 0
         self.cooldown = [config.kill_cooldown if s in self.impostors else 0
                          for s in range(players)]
@@ -131,10 +151,13 @@ class SocialGridGame(Game):
         self.last_vote: dict[str, Any] | None = None
         self.trust: list[dict[int, float]] = [{} for _ in range(players)]
         self.rewards = [0.0] * players
-        self._sight: dict[tuple[Pos, frozenset[Pos]], frozenset[Pos]] = {}
+        self._sight: LRUCache[tuple[Pos, frozenset[Pos]], frozenset[Pos]] = LRUCache(
+            SIGHT_BYTES, getsizeof=tiles_bytes)
+        self._everything: frozenset[Pos] | None = None  # what a global view sees
         self._spaces: dict[tuple[int, ...], ActionSpace] = {}
         self._allowed: dict[int, list[int]] = {}  # per seat, until the state changes
-        self._patches: dict[tuple[Pos, frozenset[Pos]], list[str]] = {}  # bare view patches
+        self._patches: LRUCache[tuple[Pos, frozenset[Pos]], list[str]] = LRUCache(
+            PATCH_BYTES, getsizeof=rows_bytes)  # bare view patches
         self.clock = {"step": 0, "phase": "tasks"}
         self.emit("game_started", {"players": players, "impostors": len(self.impostors),
                                    "map": observe.map_info(self)})
@@ -233,14 +256,17 @@ class SocialGridGame(Game):
         pose = self.poses[seat]
         if pose is None:
             return frozenset()
-        radius = None if self.config.observation == "global" else self.config.fov_radius
+        if self.config.observation == "global":  # the same from everywhere: kept once
+            if self._everything is None:
+                self._everything = vision.visible_tiles(self.board, pose.pos, self.closed,
+                                                        None)
+            return self._everything
         key = (pose.pos, self.closed)
         seen = self._sight.get(key)
         if seen is None:
-            if len(self._sight) > 4096:
-                self._sight.clear()
-            seen = self._sight[key] = vision.visible_tiles(self.board, pose.pos, self.closed,
-                                                             radius)
+            seen = vision.visible_tiles(self.board, pose.pos, self.closed,
+                                        self.config.fov_radius)
+            self._sight[key] = seen
         return seen
 
     def patch(self, seat: int) -> list[str]:
@@ -250,11 +276,9 @@ class SocialGridGame(Game):
         key = (pose.pos, self.closed)
         rows = self._patches.get(key)
         if rows is None:
-            if len(self._patches) > 4096:
-                self._patches.clear()
-            rows = self._patches[key] = vision.ascii_patch(
-                self.board, pose.pos, self.sight(seat), self.closed,
-                radius=self.config.fov_radius)
+            rows = vision.ascii_patch(self.board, pose.pos, self.sight(seat), self.closed,
+                                      radius=self.config.fov_radius)
+            self._patches[key] = rows
         return rows
 
     def allowed(self, seat: int) -> list[int]:
@@ -311,7 +335,7 @@ class SocialGridGame(Game):
     def _resolve_step(self) -> None:
         self.changed()
         answers, self.answers = self.answers, {}
-        trace: dict[str, dict[str, Any]] = {}
+        trace: list[list[Any]] = []  # one compact row per seat that acted, for the metrics
         for seat in self.impostors:  # before the actions: a kill now waits the full cooldown
             if self.cooldown[seat] > 0:
                 self.cooldown[seat] -= 1
@@ -322,15 +346,15 @@ class SocialGridGame(Game):
             before = self.poses[seat]
             assert before is not None
             done = self._do(seat, answers[seat], before)
-            after = self.poses[seat]
-            trace[str(seat)] = {"action": answers[seat], "before": list(before),
-                                "after": list(after) if after else None, **done}
-            self._remember(seat, before, answers[seat])
+            after = self.poses[seat] or before
             if called is None and "meeting" in done:
                 called = done.pop("meeting")
-                trace[str(seat)].pop("meeting", None)
+            done.pop("moved", None)  # the pose before and after tell it
+            trace.append([seat, answers[seat], *before, *after, *([done] if done else [])])
+            self._remember(seat, before, answers[seat])
+        acted = {row[0] for row in trace}
         for seat in range(self.players):
-            if self.status[seat] == "alive" or str(seat) in trace:
+            if self.status[seat] == "alive" or seat in acted:
                 penalty = STEP_IMPOSTOR if seat in self.impostors else STEP_CREW
                 self.rewards[seat] += penalty
         self.tick += 1
@@ -384,6 +408,8 @@ class SocialGridGame(Game):
     def _work(self, seat: int, station: Pos) -> dict[str, Any]:
         """DO_TASK: one toggle of the crewmate's own task at this station (an impostor's, or
         anyone's at another's station, changes nothing: it only looks like work)."""
+        if seat in self.impostors:
+            return {}
         task = next((t for t in self.tasks[seat] if t.station == station and not t.done), None)
         if task is None:
             return {}

@@ -43,7 +43,8 @@ def render(view: Mapping[str, Any]) -> str:
     lines.append(f"Position: {private.get('position')}  Direction: {facing} "
                  f"({FACING_NAMES.get(facing, '?')})")
     for task in private.get("tasks", []):
-        state = "done" if task["completed"] else task["progress"]
+        state = ("cover (DO_TASK here only looks like work)" if task.get("cover") else
+                 "done" if task["completed"] else task["progress"])
         lines.append(f"  task {task['task_name']} at {task['position']}: {state}")
     allowed = private.get("allowed") or []
     if allowed:

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from engine.chat import clean_chat
 from engine.three_player_ipd.actions import COOPERATE, DEFECT, ChatMessage, Decisions
 
 MAX_SCAN_CHARS = 100_000  # a longer decision answer is read from its last this-many characters
@@ -20,13 +21,6 @@ MAX_SCAN_CHARS = 100_000  # a longer decision answer is read from its last this-
 # the reference; leading zeros of any script are skipped, so "[01 defect]" and "[٠٠1 defect]" name
 # seat 1. Ids are compared as ASCII text, never turned into numbers, so no length limit is needed.
 _TOKEN = re.compile(r"\[\s*(\d+)\s+(cooperate|defect)\s*\]", re.IGNORECASE)
-# Dropped from chat: control characters that are not whitespace (C0, DEL, C1 but NEL, which
-# str.isspace counts as whitespace), lone surrogates (not text; they cannot be encoded), and the
-# bidirectional controls that could make a line display differently from what was sent.
-_DROP = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff"
-                   "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_SPACE = re.compile(r"\s+")  # for str patterns `\s` is exactly str.isspace (tested)
-CHAT_PIECE = 8192  # long chat is cleaned this many raw characters at a time
 _CHOICE = {COOPERATE: COOPERATE, DEFECT: DEFECT}
 
 
@@ -104,35 +98,13 @@ def _seat_text(opponents: tuple[int, int]) -> tuple[str, str]:
 
 
 def parse_chat(action: str | Mapping[str, Any], max_chars: int) -> ChatMessage:
-    """A chat line, cleaned then cut: every whitespace character (str.isspace) becomes a space,
-    controls, lone surrogates and bidirectional controls are dropped, runs of spaces collapse to
-    one, the ends are trimmed; then the result is cut to `max_chars` (and a space the cut leaves
-    at the end is trimmed too). A mapping contributes its "text" string; anything else is an
-    empty line (an empty line is a valid chat turn: the player says nothing)."""
+    """A chat line, cleaned then cut as engine/chat.py says. A mapping contributes its "text"
+    string; anything else is an empty line (an empty line is a valid chat turn: the player says
+    nothing)."""
     text = action if action.__class__ is str else action.get("text", "")  # type: ignore[union-attr]
     if text.__class__ is not str:
         return ChatMessage("")
-    # Fast path: most lines are already clean (isprintable is False for every dropped character
-    # and for any whitespace but the plain space).
-    if len(text) <= max_chars and text.isprintable() and "  " not in text \
-            and text.strip(" ") == text:
-        return ChatMessage(text)
-    return ChatMessage(clean_chat(text, max_chars))
-
-
-def clean_chat(text: str, max_chars: int) -> str:
-    """The cleaning of `parse_chat`, read in pieces of CHAT_PIECE characters and stopped as soon
-    as more than `max_chars` clean characters are in hand: megabytes of text cost one pass at
-    most, and text after a long run of whitespace or controls is never lost."""
-    kept = ""  # the clean text so far: collapsed, trimmed at the start
-    for start in range(0, len(text), CHAT_PIECE):
-        piece = _SPACE.sub(" ", _DROP.sub("", text[start:start + CHAT_PIECE]))
-        if piece[:1] == " " and (not kept or kept[-1] == " "):
-            piece = piece[1:]  # a run of spaces across pieces, or spaces at the start
-        kept += piece
-        if len(kept) > max_chars:
-            break
-    return kept[:max_chars].rstrip(" ")
+    return ChatMessage(clean_chat(text, max_chars))  # type: ignore[arg-type]
 
 
 def decision_text(decisions: Decisions) -> str:

@@ -123,7 +123,7 @@ def test_no_prompt_names_another_seats_secret_role():
 
 
 def test_voting_prompt():
-    game = new_game(vote_interval=2)
+    game = new_game(seed=2, vote_interval=2)
     crew, impostor = min(game.crew), min(game.impostors)
     memories = {crew: {}}
     to_meeting(game, memories)

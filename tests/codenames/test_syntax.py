@@ -10,7 +10,8 @@ from engine.codenames.syntax import ParseError, clue_text, parse_clue, parse_gue
 @pytest.mark.parametrize("text,clue", [
     ("[ocean 2]", Clue("ocean", 2)),
     ("[Ocean 2]", Clue("ocean", 2)),
-    ("[ ocean   0 ]", Clue("ocean", 0)),
+    ("[ocean   0]", Clue("ocean", 0)),
+    ("[ocean 0002]", Clue("ocean", 2)),
     ("My clue is [ocean 3].", Clue("ocean", 3)),
     ("[thinking] then [ocean 2]", Clue("ocean", 2)),  # the first group that reads as a clue
     ("[ocean 2] [forest 3]", Clue("ocean", 2)),
@@ -23,6 +24,7 @@ def test_clues_are_read(text, clue):
 
 @pytest.mark.parametrize("text,needle", [
     ("[ocean]", "needs a number"),
+    ("[ ocean 0 ]", "no spaces just inside the brackets"),  # the reference skips it too
     ("[deep sea 2]", "one word"),
     ("[sea-horse 1]", "one word"),
     ("[café 1]", "one word"),

@@ -604,7 +604,8 @@ def test_the_patterns_read_exactly_the_characters_the_rules_name():
     import re
     import unicodedata
 
-    from engine.three_player_ipd.syntax import _DROP, _SPACE
+    from engine.chat import DROP as _DROP
+    from engine.chat import SPACE as _SPACE
     bidi = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
     digit = re.compile(r"\d")
     for code in range(0x110000):
@@ -661,15 +662,15 @@ def test_long_runs_before_the_text_never_cut_it(run, junk, max_chars):
 @given(st.text(alphabet=_CHAT_CHARS, max_size=120), st.integers(1, 30))
 def test_cleaning_in_small_pieces_gives_the_same_text(text, max_chars):
     """Pieces may cut a run of spaces or controls anywhere: the result never changes."""
-    from engine.three_player_ipd import syntax
+    from engine import chat
     expected = reference_chat(text, max_chars)
-    saved = syntax.CHAT_PIECE
+    saved = chat.CHAT_PIECE
     try:
         for piece in (1, 2, 3, 7):
-            syntax.CHAT_PIECE = piece
-            assert syntax.clean_chat(text, max_chars) == expected, piece
+            chat.CHAT_PIECE = piece
+            assert chat.clean_chat(text, max_chars) == expected, piece
     finally:
-        syntax.CHAT_PIECE = saved
+        chat.CHAT_PIECE = saved
 
 
 def test_chat_after_a_long_blank_start_is_kept():
@@ -689,7 +690,7 @@ def test_huge_chat_is_read_only_as_far_as_needed():
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
 def test_the_fast_path_agrees_with_the_cleaning(text):
-    from engine.three_player_ipd.syntax import clean_chat
+    from engine.chat import clean_chat
     for max_chars in (5, 80):
         assert parse_chat(text, max_chars).text == clean_chat(text, max_chars) \
             == reference_chat(text, max_chars)

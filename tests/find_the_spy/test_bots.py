@@ -7,7 +7,8 @@ from bots.registry import available, make_bot
 from bots.scripted.find_the_spy import description, suspect
 from engine.find_the_spy.config import FindTheSpyConfig
 from engine.find_the_spy.env import FindTheSpyEnv
-from engine.find_the_spy.words import bank, hints_of, leaks
+from engine.find_the_spy.words import bank, hints_of
+from engine.wording import says
 from tests.fakes.seating import play
 
 ENV = FindTheSpyEnv()
@@ -22,7 +23,7 @@ def test_descriptions_never_leak_and_use_the_words_hints(round_):
     for pair in bank():
         for word in pair.words:
             text = description(word, round_)
-            assert leaks(text, word) is None, (word, text)
+            assert says(text, word) is None, (word, text)
             assert any(h in text for h in hints_of(word)), (word, text)
 
 

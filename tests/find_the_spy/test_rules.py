@@ -11,7 +11,8 @@ from engine.core import NO_ACTION, NotYourTurnError
 from engine.find_the_spy.config import FindTheSpyConfig, deal_words, spy_seat
 from engine.find_the_spy.env import FindTheSpyEnv
 from engine.find_the_spy.syntax import NO_DESCRIPTION, parse_vote
-from engine.find_the_spy.words import bank, forms, leaks
+from engine.find_the_spy.words import bank
+from engine.wording import forms, says
 
 ENV = FindTheSpyEnv()
 NEUTRAL = "Something you might meet on an ordinary day."
@@ -49,7 +50,7 @@ def test_no_hint_says_either_word_of_its_pair():
             assert len(pair.hints[word]) >= 3
             for hint in pair.hints[word]:
                 for w in pair.words:
-                    assert leaks(hint, w) is None, (word, hint, w)
+                    assert says(hint, w) is None, (word, hint, w)
 
 
 # -- the deal ----------------------------------------------------------------------------------
@@ -109,12 +110,12 @@ def test_a_long_description_is_cut_and_several_sentences_are_allowed():
     ("ponds", "pond"),
 ])
 def test_the_own_word_leaks_in_any_case_inside_longer_words_and_as_a_plural(text, word):
-    assert leaks(text, word)
+    assert says(text, word)
 
 
 def test_other_words_do_not_leak():
-    assert leaks("a large goods vehicle", "lorry") is None
-    assert leaks("fresh water and ducks", "pond") is None
+    assert says("a large goods vehicle", "lorry") is None
+    assert says("fresh water and ducks", "pond") is None
     assert forms("berry") == ("berry", "berries")
 
 
@@ -146,7 +147,7 @@ def test_a_leak_then_a_clean_description_keeps_the_clean_one():
 def test_saying_the_other_word_is_not_a_leak():
     game = new_game(seed=3)
     other = game.pair.other(game.words[0])
-    if leaks(other, game.words[0]):  # e.g. market / supermarket: not this seed's pair
+    if says(other, game.words[0]):  # e.g. market / supermarket: not this seed's pair
         pytest.skip("pair words contain each other")
     game.act(0, f"Not quite a {other}.")
     assert game.actions[-1].outcome == "ok"

@@ -211,7 +211,7 @@ def test_a_vote_of_passes_eliminates_nobody():
 
 def test_two_invalid_votes_in_a_row_eliminate_the_voter_and_the_game_goes_on():
     game = new(0)
-    night(game, victim=4)
+    night(game, victim=4, protect=4)  # nobody dies: one more death cannot end the game
     discuss(game)
     seat = actor(game)
     first = game.act(seat, "I abstain")
@@ -403,3 +403,23 @@ def test_invalid_configs_are_refused_with_a_message():
 def test_helpers_find_roles():
     game = new(0)
     assert role_seats(game, "Mafia") == [1, 2] and village(game) == [0, 3, 4, 5]
+
+
+def test_a_tied_night_vote_leaves_the_public_day_orders_unchanged():
+    """An attacker who knows the seed must not read a secret tie (or the Mafia's voting order)
+    back from the public speaking and voting orders: two games with the same seed and the same
+    public history, one whose night vote tied, draw the same public orders."""
+    for seed in range(16):
+        tied = new(seed)
+        mafia = sorted(tied.mafia)
+        victims = village(tied)[:2]
+        night(tied, votes=dict(zip(mafia, victims, strict=True)))
+        chosen = tied.mafia_log[-1]
+        assert chosen["tied"] == sorted(victims)
+        agreed = new(seed)
+        night(agreed, victim=chosen["target"])
+        assert agreed.mafia_log[-1]["tied"] == [] and agreed.alive == tied.alive
+        for game in (tied, agreed):
+            discuss(game)
+        assert agreed.order == tied.order and agreed.vote_order == tied.vote_order
+        assert agreed.events_for(None)[-6:] == tied.events_for(None)[-6:]

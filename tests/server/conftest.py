@@ -69,8 +69,11 @@ async def make_server(tmp_path):
     started: list[Server] = []
 
     async def make(**options: Any) -> Server:
-        # Tests drive clients much faster than people: a test of a limit sets it.
-        options = {"turn_timeout": 30, "disconnect_grace": 30, "limits": UNLIMITED} | options
+        # Tests drive clients much faster than people: a test of a limit sets it. They seed
+        # tables with people for determinism (client_seeds; tests/server/test_secrets.py plays
+        # with the host's default, which refuses them).
+        options = {"turn_timeout": 30, "disconnect_grace": 30, "limits": UNLIMITED,
+                   "client_seeds": True} | options
         srv = Server(str(tmp_path / "parlor.db"), **options)
         await srv.start("127.0.0.1", 0)
         started.append(srv)

@@ -37,7 +37,7 @@ sys.exit(main(sys.argv[1:]))
 def start(db, port, crashing: bool) -> subprocess.Popen:
     code = ["-c", CRASHING_SERVER] if crashing else ["-m", "server.cli"]
     proc = subprocess.Popen([sys.executable, *code, "serve", "--port", str(port), "--db",
-                             str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             str(db), "--allow-client-seeds"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     for line in proc.stdout:
         if "listening" in line:

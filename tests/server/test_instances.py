@@ -12,7 +12,7 @@ from tests.server.test_play import play_until_over, rows
 
 
 async def start(db, instance: str) -> Server:
-    server = Server(str(db), instance=instance, turn_timeout=30)
+    server = Server(str(db), instance=instance, turn_timeout=30, client_seeds=True)
     await server.start("127.0.0.1", 0)
     return server
 

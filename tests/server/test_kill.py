@@ -23,7 +23,7 @@ def free_port() -> int:
 
 def start_server(db, port) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-                             "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             "--db", str(db), "--allow-client-seeds"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     for line in proc.stdout:  # wait for the "listening" line
         if "listening" in line:

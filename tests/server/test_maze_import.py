@@ -43,11 +43,16 @@ def test_import_tells_the_task_stores_once_and_refuses_other_content(tmp_path, c
     code, err = _import(tmp_path, capsys, "rdp.json", [PAPER])
     assert code == 0 and "0 new, 1 already stored" in err
     edited = {**PAPER, "decision": "Reject"}
-    code, err = _import(tmp_path, capsys, "rdp2.json", [edited])
+    # the same source (named with --source: the file was renamed) with other content
+    code, err = _import(tmp_path, capsys, "rdp2.json", [edited], "--source", "rdp.json")
     assert code == 1 and "1 id already stored with other content" in err and "or-17" in err
-    code, err = _import(tmp_path, capsys, "rdp2.json", [edited], "--replace")
+    code, err = _import(tmp_path, capsys, "rdp2.json", [edited], "--source", "rdp.json",
+                        "--replace")
     assert code == 0 and "1 replaced" in err
-    assert _stored(tmp_path) == [("review-decision", "or-17", "rdp2.json")]
+    assert _stored(tmp_path) == [("review-decision", "or-17", "rdp.json")]
+    with sqlite3.connect(tmp_path / "parlor.db") as c:
+        assert json.loads(c.execute("SELECT record FROM maze_instances").fetchone()[0])[
+            "answer"] == "Reject"
 
 
 def test_every_task_imports_our_jsonl(tmp_path, capsys):

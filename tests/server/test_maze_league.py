@@ -34,8 +34,8 @@ def test_models_play_the_same_instances_and_are_scored_as_the_paper(tmp_path):
     assert task["published"]["DeepSeek-R1"] == 85.6 and "released" in task["published_on"]
     assert "paper (Table 8" in printed and "Table 2" in printed
     with sqlite3.connect(tmp_path / "maze.db") as c:
-        seeds = c.execute("SELECT s.identity, g.seed FROM games g JOIN seats s ON s.game_id = "
-                          "g.id ORDER BY g.seed").fetchall()
+        seeds = c.execute("SELECT s.identity, CAST(g.seed AS INTEGER) AS seed FROM games g JOIN "
+                          "seats s ON s.game_id = g.id ORDER BY seed").fetchall()
     by_model: dict[str, list[int]] = {}
     for identity, seed in seeds:
         by_model.setdefault(identity, []).append(seed)
@@ -98,3 +98,82 @@ def test_dataset_tasks_report_the_majority_baseline_and_the_paper(tmp_path):
     assert "majority class (always the most common decision)" in text
     assert "info/reviews/rebuttal (Table 5): GPT-4o 55.3/86.2/90.2" in text
     assert "by query kind: item" in text
+
+
+# -- the paper's data: imported instances (issue 21) ------------------------------------------
+
+def _league(tmp_path, *argv):
+    out, printed = tmp_path / "imported.json", io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(["league", "maze", *argv, "--json", str(out), "--quiet"])
+    assert code == 0
+    report = json.loads(out.read_text())
+    return report["tasks"], printed.getvalue(), report["played_now"]
+
+
+def test_a_league_plays_a_dataset_file_we_give_it(tmp_path):
+    from tests.server.test_maze_release import AMAZON
+
+    path = tmp_path / "amazon.json"
+    path.write_text(json.dumps(AMAZON), "utf-8")
+    tasks, printed, _ = _league(tmp_path, "--file", str(path), "--seat", "scripted:majority",
+                             "--db", str(tmp_path / "l.db"))
+    rating = tasks["rating-estimation"]
+    assert list(tasks) == ["rating-estimation"]
+    assert rating["instances"] == {"imported": 2, "sources": {"amazon.json": 2}}
+    # always 4: right on product_1 (4 stars), wrong on product_2 (2)
+    assert rating["models"]["scripted:majority"]["games"] == 2
+    assert rating["models"]["scripted:majority"]["accuracy"] == 0.5
+    assert rating["published"]["GPT-4o"] == 76.0
+    assert "on imported instances: rating-estimation 2 (amazon.json 2)" in printed
+    assert "paper (Table 8" in printed
+
+
+def test_a_league_plays_the_stored_instances_by_task_and_source(tmp_path, capsys):
+    from tests.server.test_maze_release import (
+        AMAZON,
+        LLM_WRITTEN,
+        REVIEWS,
+        SPY_PROCESSED,
+        SPY_RAW,
+    )
+
+    db = str(tmp_path / "parlor.db")
+    for name, content in (("amazon.json", AMAZON), ("llm.json", LLM_WRITTEN),
+                          ("rdp.json", REVIEWS), ("spy.json", [SPY_PROCESSED, SPY_RAW])):
+        path = tmp_path / name
+        path.write_text(json.dumps(content), "utf-8")
+        assert main(["--db", db, "maze", "import", str(path)]) == 0
+    seats = ["rating-estimation:scripted:majority", "review-decision:scripted:majority",
+             "find-the-spy:scripted:describer"]
+    tasks, _, played = _league(tmp_path, "--stored", "--db", db, "--seat", *seats)
+    assert played == 4 + 6 + 2
+    assert list(tasks) == ["find-the-spy", "rating-estimation", "review-decision"]
+    rating = tasks["rating-estimation"]
+    assert rating["instances"]["sources"] == {"amazon.json": 2, "llm.json": 2}
+    assert rating["models"]["scripted:majority"]["accuracy"] == 0.25  # 4 stars on 1 of 4
+    review = tasks["review-decision"]["models"]["scripted:majority"]
+    assert review["games"] == 6 and review["accuracy"] == pytest.approx(1 / 6)  # 5 accepted
+    # words outside our bank: the describer names itself, right where Player 1 is the spy
+    spy = tasks["find-the-spy"]
+    assert spy["models"]["scripted:describer"]["accuracy"] == 0.5
+    assert spy["published"]["Human (avg.)"] == 84.4
+    again, _, played = _league(tmp_path, "--stored", "--db", db, "--seat", *seats)
+    assert played == 0 and again["review-decision"]["models"] == tasks["review-decision"]["models"]
+    out = tmp_path / "answers.jsonl"  # the paper's data exported as answers, labels and all
+    assert main(["export", "--format", "socialmaze", "--db", db, "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    labels = {r["instance_id"]: r["expected_label"] for r in rows
+              if r["env_name"] == "review-decision"}
+    assert labels["or-1"] == "Accept (Poster)" and labels["or-6"] is None
+    assert {r["instance_id"] for r in rows if r["env_name"] == "find-the-spy"} == {"7", "raw-8"}
+    one, _, _ = _league(tmp_path, "--stored", "--source", "llm.json", "--db", db, "--seat", *seats)
+    assert list(one) == ["rating-estimation"]
+    assert one["rating-estimation"]["models"]["scripted:majority"]["accuracy"] == 0.0
+    for argv, says in ((["--stored", "--task", "user-profile", "--db", db],
+                        "no stored user-profile instance"),
+                       (["--stored"], "give --db"),
+                       (["--source", "x.json", "--db", db], "give --stored too"),
+                       (["--db", db], "--instances N is required")):
+        assert main(["league", "maze", "--seat", "random", *argv, "--quiet"]) == 2
+        assert says in capsys.readouterr().err

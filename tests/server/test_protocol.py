@@ -63,3 +63,40 @@ def test_player_counts_read_as_a_run_or_a_list():
     assert p.players_text([2, 4]) == "2/4"
     assert p.players_text((1, 2, 3, 4, 5, 6, 7, 8, 9, 10)) == "1-10"
     assert p.players_text([4, 5]) == "4/5"
+
+
+@pytest.mark.parametrize("config,code,where", [
+    ('{"x": [1, {"y": "\\ud800"}]}', p.BAD_TEXT, "create_table.config.x[1].y is not"),
+    ('{"x": [{"\\udfff": 1}]}', p.BAD_TEXT, "a field name in create_table.config.x[0] is"),
+    ('{"x": [1, 2, 1e999]}', p.BAD_NUMBER, "create_table.config.x[2] is a number"),
+    ('{"x": {"é": [' + "9" * 40 + "]}}", p.BAD_NUMBER, "create_table.config.x.é[0] is"),
+])
+def test_a_refused_value_deep_in_a_message_is_named_by_its_path(config, code, where):
+    raw = ('{"v": 1, "type": "create_table", "env": "colonel-blotto", "seats": ["human"], '
+           f'"config": {config}}}')
+    with pytest.raises(p.ProtocolError) as err:
+        p.parse_client_message(raw)
+    assert err.value.code == code and err.value.message.startswith(where)
+
+
+@pytest.mark.parametrize("value", ["\ud800 lone", 2**70, -(2**64), 2**63, 10**18, 1e300, -0.0,
+                                   {"a": ["1234567890123456789012", None, True]}, "é ✓ 𝄞"])
+def test_clients_read_what_the_server_writes_as_the_standard_library_does(value):
+    text = p.encode(p.message("event", table_id="t", data=value))
+    for raw in (text, text.encode()):
+        msg = p.decode_server_message(raw)
+        assert msg == json.loads(text)
+        assert type(msg["data"]) is type(json.loads(text)["data"])
+
+
+@pytest.mark.parametrize("action", [
+    {"A": 123456789012345, "B": -0.5, "C": None, "D": True},  # read by orjson
+    {"A": 9007199254740991, "B": "1" * 40, "C": "é 𝄞"},  # digits in a row: the slow way
+    {"A": 0.1234567890123456, "B": 12345.678},  # 16 digits after the point: the slow way
+    {"A": 1e308, "B": "\u2028", "C": "x" * 33},
+])
+def test_requests_read_fast_or_slow_read_the_same(action):
+    text = json.dumps({"v": 1, "type": "act", "id": 7, "table_id": "t", "turn": 2,
+                       "action": action}, ensure_ascii=False)
+    assert p.parse_client_message(text).body == {k: v for k, v in json.loads(text).items()
+                                                 if k not in ("v", "type", "id")}

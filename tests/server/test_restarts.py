@@ -22,7 +22,8 @@ PARLOR = [str(Path(sys.executable).with_name("parlor"))]  # the installed comman
 
 
 async def start(db: Path, instance: str = "") -> Server:
-    server = Server(str(db), instance=instance, turn_timeout=30, disconnect_grace=30)
+    server = Server(str(db), instance=instance, turn_timeout=30, disconnect_grace=30,
+                    client_seeds=True)
     await server.start("127.0.0.1", 0)
     return server
 

@@ -116,6 +116,24 @@ async def test_bad_input_gets_a_precise_error_and_the_game_goes_on(serve):
     assert rows(server.db, "SELECT count(*) n FROM actions")[0]["n"] >= 1
 
 
+async def test_the_host_sets_the_limits_on_names_and_tables_per_address(serve):
+    server = serve("--names-per-address-per-hour", "2", "--tables-per-address", "1",
+                   "--forget-unused-names", "0.5")
+    replies = []
+    for name in ("ada", "bo", "cy"):
+        client = await Client.connect(server.url)
+        replies.append(await client.request("hello", name=name))
+        if name == "ada":
+            ada = client
+    assert [r["type"] for r in replies] == ["welcome", "welcome", "error"]
+    assert replies[2]["code"] == "limit" and "try again in about" in replies[2]["message"]
+    blotto = {"env": "colonel-blotto", "seats": ["human", "random"]}
+    assert (await ada.request("create_table", **blotto))["type"] == "table"
+    bo = await Client.connect(server.url, "bo", token=replies[1]["player"]["token"])
+    refused = await bo.request("create_table", **blotto)
+    assert refused["code"] == "limit" and "your address" in refused["message"]
+
+
 async def test_flooding_clients_meet_the_limits(serve):
     server = serve("--tables-per-player", "3", "--messages-per-second", "20")
     ada = await Client.connect(server.url, "ada")

@@ -20,7 +20,7 @@ def test_sim_prints_a_summary_and_stores_games(tmp_path, capsys):
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM games WHERE status='finished'").fetchone()[0] == 3
         assert conn.execute("SELECT count(*) FROM actions").fetchone()[0] >= 3 * 2 * 3
-        seeds = [r[0] for r in conn.execute("SELECT seed FROM games ORDER BY id")]
+        seeds = [int(r[0]) for r in conn.execute("SELECT seed FROM games ORDER BY id")]
     assert seeds == [7, 8, 9]
 
 

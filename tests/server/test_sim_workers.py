@@ -39,8 +39,8 @@ def test_workers_print_the_summary_of_one_process_and_store_every_game_once(
     games = int(argv[argv.index("--games") + 1])
     assert f"{games} games (0 void" in outputs["2"]
     with sqlite3.connect(tmp_path / "w2.db") as conn:
-        rows = conn.execute("SELECT seed, instance, status, metrics IS NOT NULL, table_id "
-                            "FROM games ORDER BY seed").fetchall()
+        rows = conn.execute("SELECT CAST(seed AS INTEGER) AS seed, instance, status, "
+                            "metrics IS NOT NULL, table_id FROM games ORDER BY seed").fetchall()
     assert [r[0] for r in rows] == [4 + k for k in range(games)]  # each game once
     instances = sorted({r[1] for r in rows})
     assert len(instances) == 2 and instances[0].startswith("sim0-") \

@@ -41,3 +41,25 @@ async def test_a_lockstep_table_waits_for_the_person(server):
     assert second["turn"] == turn["turn"] + 1
     assert rows(server.db_path, "SELECT count(*) n FROM actions WHERE seat = 0")[0]["n"] == 1
     await ada.request("leave", table_id=table["id"])
+
+
+async def test_a_player_count_the_config_forbids_is_refused_when_the_table_is_made(server):
+    """Two players with one impostor leave one crewmate (not more than the impostors); ten on
+    one 7x7 room need 24 stations where 8 fit: each request gets one `bad_config` naming the
+    rule, and no table is left waiting."""
+    ada = await Client.connect(server.url, "ada")
+    requests = [
+        ({"seats": ["human", "random"], "config": {"impostors": 1}},
+         "more crewmates than impostors"),
+        ({"seats": ["random"] * 10, "config": {"room_size": 7, "rows": 1, "cols": 1}},
+         "task stations"),
+    ]
+    for body, rule in requests:
+        before = len(ada.received)
+        reply = await ada.request("create_table", env="socialgrid", seed=3, **body)
+        assert reply["type"] == "error" and reply["code"] == "bad_config"
+        assert rule in reply["message"]
+        assert [m["type"] for m in ada.received[before:]] == ["error"]
+    lobby = await ada.request("list_tables")
+    assert lobby["tables"] == []
+    assert not server.tables

@@ -47,7 +47,8 @@ class Supervisor:
         self.out = tmp / "supervisor.out"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--workers", str(workers), "--port",
-             str(free_ports(workers)), "--db", str(db), "--turn-timeout", "30"],
+             str(free_ports(workers)), "--db", str(db), "--turn-timeout", "30",
+             "--allow-client-seeds"],
             stdout=self.out.open("w"), stderr=subprocess.STDOUT)
 
     def output(self) -> str:

@@ -66,3 +66,29 @@ def test_ballots_kills_and_outcomes_reach_the_right_seats():
     assert metrics["game"]["strong_votes"] == 1  # "saw ... kill": strong evidence
     # The tie (1 vote each, one skip) ejects nobody; the game goes on: no outcome yet.
     assert metrics["game"]["ejections"] == 0
+
+
+def test_a_record_with_version_1s_trace_dicts_gives_the_same_metrics():
+    """Traces are compact rows since rules version 2 (a dict per seat and step held several
+    times the memory); records stored before still read the same."""
+    import dataclasses
+
+    g = ENV.new_game(ENV.config("navigation", SOLO), 3, 2)
+    for _ in range(12):
+        for seat, action in zip(sorted(g.pending()), (TURN_LEFT, DO_TASK), strict=False):
+            act(g, seat, action)
+    while not g.over:
+        for seat in sorted(g.pending()):
+            act(g, seat, NOOP)
+    record = g.record()
+
+    def as_dicts(seats):
+        return {str(row[0]): {"action": row[1], "before": row[2:5], "after": row[5:8],
+                              **(row[8] if len(row) > 8 else {})} for row in seats}
+
+    old = dataclasses.replace(record, events=[
+        dataclasses.replace(e, data={**e.data, "seats": as_dicts(e.data["seats"])})
+        if e.type == "trace" else e for e in record.events])
+    assert all(isinstance(row, list) for e in record.events if e.type == "trace"
+               for row in e.data["seats"])
+    assert ENV.game_metrics(old) == ENV.game_metrics(record)

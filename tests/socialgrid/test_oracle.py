@@ -159,15 +159,17 @@ def test_goal_poses_face_the_target():
     assert sorted(goal_poses(corner, (1, 1))) == [Pose(1, 2, UP), Pose(2, 1, LEFT)]
 
 
-def test_fields_are_cached_per_target_doors_and_obstacles():
+def test_fields_are_cached_per_target_doors_and_obstacles_within_a_byte_budget():
     board = generate(10, 2, 2, stations=4, rng=random.Random(0))
-    oracle = Oracle(board, max_fields=2)
+    size = Oracle(board).field(board.stations[0], board.doors).nbytes
+    oracle = Oracle(board, max_bytes=2 * size)  # room for two fields
     closed = frozenset(board.doors)
     first = oracle.field(board.stations[0], closed)
     assert oracle.field(board.stations[0], set(board.doors)) is first
     assert oracle.field(board.stations[0], closed - {board.doors[0]}) is not first
     assert oracle.field(board.stations[0], closed, {(1, 1)}) is not first
     assert oracle.field(board.stations[0], closed) is not first  # the oldest was dropped
+    assert len(oracle._fields) == 2 and oracle._fields.currsize <= 2 * size
 
 
 def test_distances_and_nearest():

@@ -2,11 +2,11 @@
 
     #################
     #.......#.......#
-    #...T...D.......#      seat 0 (crewmate): stations (12,4) (6,6) (14,4)
-    #.......#.......#      seat 1: the impostor
-    #.....T.#...T.T.#      seat 2 (crewmate): stations (6,4) (14,6) (4,2)
+    #...T...D...T...#      seat 0 (crewmate): stations (12,4) (6,6) (14,4)
+    #.......#.......#      seat 1 (the impostor): its cover (6,4) (14,6) (4,2)
+    #.....T.#...T.T.#      seat 2 (crewmate): stations (10,6) (2,6) (12,2)
     #.......#.......#      button (4,6); door (8,2), closed at the start
-    #...B.T.#.....T.#
+    #.T.B.T.#.T...T.#
     #.......#.......#
     #################
 """
@@ -108,9 +108,10 @@ def test_tasks_take_3_8_13_toggles_and_pay_per_toggle_and_on_completion():
     assert g.rewards[CREW_A] == pytest.approx(8 * 0.2 + 2.0 - 8 * 0.001)
     assert g.tasks_done == 1
     # The impostor "works" at a station: nothing changes.
-    place(g, IMP, 5, 4, RIGHT)  # facing (6, 4), seat 2's station
+    place(g, IMP, 5, 4, RIGHT)  # facing (6, 4), a station of its cover
     step(g, None, DO_TASK, None)
-    assert all(t.progress == 0 for t in g.tasks[CREW_B])
+    assert all(t.progress == 0 for t in g.tasks[IMP])
+    assert g.tasks_done == 1 and g.tasks_total == 6
 
 
 def test_doors_open_close_and_block():

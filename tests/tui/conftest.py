@@ -26,7 +26,8 @@ async def embedded(server_db: Path) -> AsyncIterator[object]:
     from server.embedded import start_embedded
 
     server_db.parent.mkdir(parents=True, exist_ok=True)
-    server = await asyncio.to_thread(start_embedded, str(server_db))
+    # Tests seed their tables with people for determinism, which a host must allow.
+    server = await asyncio.to_thread(start_embedded, str(server_db), client_seeds=True)
     try:
         yield server
     finally:

@@ -84,7 +84,7 @@ def record(env: str, db: Path) -> Messages:
     """Play `env`'s recorded game on a fresh server with database `db`."""
     from server.embedded import start_embedded
 
-    server = start_embedded(str(db))
+    server = start_embedded(str(db), client_seeds=True)  # a seeded, repeatable game
     try:
         create, answer = GAMES[env]
         return asyncio.run(_play(server.url, create, answer))

@@ -104,25 +104,33 @@ async def test_a_preset_offers_its_own_player_counts(embedded):
         await wait_for(pilot, lambda: line_with(app, "Seat 3"), "four seats again")
 
 
-async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_path):
+async def import_file(server_db, path, records) -> None:
+    """A file of `records` imported beside the running server, as a host would from a shell."""
     import asyncio
     import json
 
     from server.cli import main
-    from tests.server.test_maze_import import PAPER
 
-    path = tmp_path / "rdp.json"
-    path.write_text(json.dumps([PAPER]), "utf-8")
-    # imported beside the running server, as a host would from a shell
+    path.write_text(json.dumps(records), "utf-8")
     assert await asyncio.to_thread(main, ["--db", str(server_db), "maze", "import",
                                           str(path)]) == 0
+
+
+async def open_instance_row(app: ParlorApp, pilot: Pilot, env: str) -> None:
+    await open_form(app, pilot, env)
+    await wait_for(pilot, lambda: "generated from the table" in line_with(app, "Instance"),
+                   "the instance row")
+    await pilot.press("down", "down")  # players, instance
+
+
+async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_path):
+    from tests.server.test_maze_import import PAPER
+
+    await import_file(server_db, tmp_path / "rdp.json", [PAPER])
     app = ParlorApp(embedded.url, "tester")
     async with app.run_test(size=(120, 40)) as pilot:
-        await open_form(app, pilot, "review-decision")
-        await wait_for(pilot, lambda: "generated from the table" in line_with(app, "Instance"),
-                       "the instance row")
-        await pilot.press("down", "down")  # players, instance
-        await cycle_to(pilot, app, "Instance", "or-17 — Quiet Gradients")
+        await open_instance_row(app, pilot, "review-decision")
+        await cycle_to(pilot, app, "Instance", "or-17 (rdp.json) — Quiet Gradients")
         await pilot.press("ctrl+s")
         await our_turn(pilot, app)
         await wait_for_text(pilot, "Quiet Gradients")
@@ -137,3 +145,40 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
         await wait_for_text(pilot, "right: decision Accept")
         scored = [e for e in app.session.events if e["type"] == "scores"]
         assert [s["right"] for s in scored[0]["data"]["stages"]] == [True, False, True]
+
+
+async def test_a_stored_spy_game_switches_to_one_solver_and_is_played(embedded, server_db,
+                                                                       tmp_path):
+    from tests.server.test_maze_release import SPY_PROCESSED
+
+    await import_file(server_db, tmp_path / "spy.json", [SPY_PROCESSED])
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_instance_row(app, pilot, "find-the-spy")
+        assert line_with(app, "Seat 3")  # the paper preset: four seats
+        await cycle_to(pilot, app, "Instance", "7 (spy.json) — 4 players, 3 rounds")
+        await wait_for(pilot, lambda: "‹ passive" in line_with(app, "Preset")
+                       and not line_with(app, "Seat 1"), "the one solver's seat")
+        await pilot.press("ctrl+s")
+        await our_turn(pilot, app)
+        await wait_for_text(pilot, "Small and round, dunked in milk.")
+        assert app.session.private["word"] == "cake"
+
+
+async def test_a_random_stored_instance_is_drawn_by_the_server_at_80x24(embedded, server_db,
+                                                                        tmp_path):
+    from tests.server.test_maze_release import SPY_PROCESSED, SPY_RAW
+
+    await import_file(server_db, tmp_path / "spy.json", [SPY_PROCESSED, SPY_RAW])
+    app = ParlorApp(embedded.url, "tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_instance_row(app, pilot, "find-the-spy")
+        await cycle_to(pilot, app, "Instance", "random stored instance")
+        await wait_for(pilot, lambda: "‹ passive" in line_with(app, "Preset"),
+                       "the one solver's preset")
+        await pilot.press("ctrl+s")
+        await our_turn(pilot, app)
+        # the server drew one of the two; the table tells no one which
+        assert app.session.table["config"]["recorded"] == {"hidden": True}
+        assert app.session.private["word"] in ("cake", "ocean")  # Player 1 of 7, of raw-8
+        assert "raw-8" not in screen_text(app)

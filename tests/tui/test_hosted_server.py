@@ -78,3 +78,23 @@ async def test_a_person_the_host_removes_is_told_and_back_in_the_lobby(tls_serve
         await wait_for(pilot, lambda: any(n.message == "You were removed by the host: testing."
                                           for n in app._notifications), "the notice")
         await on_screen(pilot, app, "lobby")
+
+
+async def test_the_tui_says_when_its_address_may_claim_a_new_name_again(tmp_path):
+    """A hello refused by the host's cap on new names per address (issue 21) stays on the
+    connect screen with the server's reason, like any refused hello."""
+    from server.limits import Limits
+    from tests.server.conftest import Client
+
+    server = Server(str(tmp_path / "p.db"), limits=Limits(names_per_address_per_hour=1))
+    await server.start("127.0.0.1", 0)
+    try:
+        first = await Client.connect(server.url, "first")
+        app = ParlorApp(server.url, "second", server_key="names-cap-test")
+        async with app.run_test(size=(240, 30)) as pilot:
+            await wait_for_text(pilot, "claimed 1 new name(s) in the last hour")
+            await wait_for_text(pilot, "try again in about 60 min")
+            assert app.screen.KIND == "connect"
+        await first.close()
+    finally:
+        await server.stop()

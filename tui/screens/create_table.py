@@ -1,11 +1,13 @@
 """New table: pick a preset (described in words), the player count (the preset's own counts)
 and who sits in each seat: you, another person, a server bot or an LLM bot with its own spec.
 Shift+↑/↓ move a seat's choice up or down, so you pick the seat you sit in. For the SocialMaze
-envs that play stored instances, an Instance row picks one (`parlor maze import`) or leaves the
-table's seed to generate one."""
+envs that play stored instances, an Instance row picks one (`parlor maze import`), asks the
+server to draw one in secret (so the person who sits cannot look its answer up by id), or leaves
+the table's seed to generate one."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.text import Text
@@ -101,19 +103,31 @@ class CreateTableScreen(ParlorScreen):
 
     @property
     def plays_instances(self) -> bool:
-        """The env's config has an `instance` setting: it can play a stored instance."""
-        return any("instance" in (config or {})
-                   for config in (self.env.get("presets") or {}).values())
+        """The server says a table of this env can play a stored instance."""
+        return bool(self.env.get("stored_instances"))
 
     def player_counts(self, preset: str | None) -> list[int]:
         by_preset = self.env.get("preset_players") or {}
         return list(by_preset.get(preset or "") or self.env.get("players") or [2])
 
     def instance_options(self) -> list[tuple[str, str]]:
+        """The stored instances, each by its id and source (two files may reuse an id); the
+        option's value is both, as JSON."""
+        options = [(GENERATED, "generated from the table's seed")]
         stored = self.session.instances.get(self.env_id) or []
-        return [(GENERATED, "generated from the table's seed")] + [
-            (i["id"], f"{i['id']} — {i['summary']}" if i.get("summary") else i["id"])
-            for i in stored]
+        sources = sorted({i.get("source") or "" for i in stored})
+        if stored:  # drawn by the server: value {"random": source or null (any)}
+            options.append((json.dumps({"random": None}),
+                            "random stored instance, drawn in secret"
+                            + (" (any source)" if len(sources) > 1 else "")))
+        if len(sources) > 1:
+            options += [(json.dumps({"random": s}), f"random stored instance from {s}")
+                        for s in sources]
+        for i in stored:
+            label = f"{i['id']} ({i['source']})" if i.get("source") else i["id"]
+            options.append((json.dumps([i["id"], i.get("source") or ""]),
+                            label + (f" — {i['summary']}" if i.get("summary") else "")))
+        return options
 
     async def on_mount(self) -> None:
         self.query_one("#create-box").can_focus = False  # focus goes to the rows, not the box
@@ -223,7 +237,13 @@ class CreateTableScreen(ParlorScreen):
         if HUMAN in seats:
             body["join_seat"] = seats.index(HUMAN)
         if self.plays_instances and self.query_one("#instance", Cycler).value != GENERATED:
-            body["instance"] = self.query_one("#instance", Cycler).value
+            chosen = json.loads(self.query_one("#instance", Cycler).value)
+            if isinstance(chosen, dict):
+                body["instance_random"] = True
+                if chosen["random"] is not None:
+                    body["instance_source"] = chosen["random"]
+            else:
+                body["instance"], body["instance_source"] = chosen
         self.creating = True
         self.client.send("create_table", **body)
         error.update(Text("Creating…", style="dim"))
@@ -233,6 +253,16 @@ class CreateTableScreen(ParlorScreen):
 
     def action_help(self) -> None:
         open_help(self, self.env_id)
+
+    @on(Cycler.Changed, "#instance")
+    def _instance_changed(self) -> None:
+        """A stored instance of an env that plays it with its own preset (Find the Spy's
+        one-solver `passive`) switches the preset, and so the seats, to it."""
+        wanted = self.env.get("instance_preset")
+        if self.query_one("#instance", Cycler).value != GENERATED and wanted in (
+                self.env.get("presets") or {}):
+            preset = self.query_one("#preset", Cycler)
+            preset.set_options(preset.options, wanted)
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "instances" and msg.get("env") == self.env_id and self.plays_instances:

@@ -92,7 +92,10 @@ class ResultScreen(ParlorScreen):
                                           names, s.seat, env.get("rating"))
         self.query_one(MetricsView).show(over.get("metrics"), env.get("metric_labels"), names)
         self.query_one(EnvWidget).show(s)
-        self.query_one(SetupReveal).show(revealed_setup(s), names)
+        setup = revealed_setup(s)
+        if setup and over.get("seed"):  # the secret seed that dealt it: the deal can be checked
+            setup = {**setup, "seed": over["seed"]}
+        self.query_one(SetupReveal).show(setup, names)
 
     def action_lobby(self) -> None:
         self.parlor.to_lobby()
