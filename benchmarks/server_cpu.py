@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from engine.sampling import random_action  # noqa: E402
 from engine.spaces import ActionSpace  # noqa: E402
 from server.app import Connection, Server  # noqa: E402
+from server.limits import UNLIMITED  # noqa: E402
 from server.protocol import decode_server_message  # noqa: E402
 from server.store import Store  # noqa: E402
 
@@ -116,7 +117,9 @@ async def play_slot(people: list[Client], env: str, seats: list[str], slot: int,
 async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="parlor-cpu-") as tmp:
         db = str(Path(tmp) / "cpu.db")
-        server = Server(db, turn_timeout=120, disconnect_grace=10)
+        # One address plays every table: no public-server limits.
+        server = Server(db, turn_timeout=120, disconnect_grace=10, limits=UNLIMITED,
+                        client_seeds=True)  # seeded: the same games each run
         server.store = await Store.open(db)
         tally = Tally()
         slots = []

@@ -8,7 +8,6 @@ UTF-8: a websocket frame any client can read, a column SQLite can store."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,8 +39,11 @@ def dumps(value: Any) -> str:
         return _fallback(value)
 
 
-_LONG_DIGITS = re.compile(r"\d{19}")  # an integer orjson might not read as one
-_LONG_DIGITS_BYTES = re.compile(rb"\d{19}")
+# An integer orjson might not read as one has 19 digits in a row. Found by turning every digit
+# into "0" and looking for 19 of them: a plain substring search, ten times faster than a regex
+# on a view-sized message (which every client reads).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
 
 
 def loads(text: str | bytes) -> Any:
@@ -49,10 +51,10 @@ def loads(text: str | bytes) -> Any:
     for what orjson refuses (a lone surrogate's escape, as `dumps` may write; NaN) or would
     read otherwise (an integer beyond 64 bits becomes a float there: text with 19 digits in a
     row goes the slow way). Raises ValueError when neither reads it."""
-    long = (_LONG_DIGITS_BYTES if isinstance(text, bytes) else _LONG_DIGITS).search(text)
-    if long is None:
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if _LONG_DIGITS not in data.translate(_DIGITS_AS_ZERO):
         try:
-            return orjson.loads(text)
+            return orjson.loads(data)
         except orjson.JSONDecodeError:
             pass
     return json.loads(text)
