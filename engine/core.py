@@ -591,14 +591,22 @@ class Env(ABC):
 
     def describer(self, name: Namer | None = None) -> Callable[[Event, int | None], str]:
         """`describe_event` with `name` fixed and its namer made once: for writing many lines
-        (a server writes every event's line for every recipient)."""
+        (a server writes every event's line for every recipient), for one game's events."""
         naming_ = self.naming(name)
         if type(self).describe_event is not Env.describe_event:  # an env's own way
             return lambda e, seat: self.describe_event(e, seat, naming_)
         describe = getattr(self.text, "describe_event", None)
         if describe is None:
-            return lambda e, seat: describe_generic(e.type, e.data, naming_)
-        return lambda e, seat: describe(e.type, e.data, naming_)
+            describe = describe_generic
+        # These lines do not depend on the reader: one per event, whoever asks for it again.
+        lines: dict[int, str] = {}
+
+        def line(e: Event, seat: int | None) -> str:
+            text = lines.get(e.seq)
+            if text is None:
+                text = lines[e.seq] = describe(e.type, e.data, naming_)
+            return text
+        return line
 
     def naming(self, name: Namer | None = None) -> Naming:
         """The namer of transcript lines: `name` when given, else the env's own seat names. It

@@ -57,6 +57,8 @@ class Numbering:
         self._hidden_steps = dict.fromkeys(self._recipients, 0)
         self._hidden_steps_at: dict[int | None, array[int]] = {r: array("q")
                                                                for r in self._recipients}
+        self._last_seen = dict.fromkeys(self._recipients, False)  # the latest action left
+        # it a visible event
         self.sync()  # an opening event may be private too (a dealt role, say)
 
     def sync(self) -> int:
@@ -97,6 +99,8 @@ class Numbering:
                 if j not in seen:
                     hidden += 1
             self._hidden_steps[r] = hidden
+            if actions > read:
+                self._last_seen[r] = actions - 1 in seen
         self._known, self._actions = count, actions
         return count
 
@@ -129,6 +133,8 @@ class Numbering:
         start, at, read = block * NUMBERING_BLOCK, self._hidden_steps_at[r], self._actions
         if step >= read:  # the next action's (a void game's last events)
             return step - self._hidden_steps[r]
+        if step == read - 1:  # the latest action's (most numbers asked for): no log to read
+            return step - self._hidden_steps[r] + (not self._last_seen[r])
         if block < len(at) and step - start <= read - step:
             hidden = at[block] + (step - start) - self._seen_steps(r, start, step)
         else:
@@ -201,17 +207,32 @@ def events_messages(table: Table, events: list[Event]
     return message_for
 
 
-def _events_message(table: Table, seat: int | None, visible: list[Event],
-                    describe: Callable[[Event, int | None], str] | None = None,
-                    numbering: Numbering | None = None) -> dict[str, Any]:
+def _view_and_text(table: Table, seat: int | None) -> tuple[dict[str, Any], str]:
+    """`seat`'s current view and its text. A seat usually reads one state twice (the event
+    that made it, then its turn): the text rendered last for the seat is kept and used again
+    while the view is the same (the same public part, an equal private part: a view is made of
+    those two and nothing else, and a text of its view)."""
     game = table.game
     assert game is not None
     view = game.view(seat)
+    public, private = view["public"], view["private"]
+    kept = table.rendered.get(seat)
+    if kept is not None and kept[0] is public and kept[1] == private:
+        return kept[2], kept[3]
+    text = table.env.render(view)
+    table.rendered[seat] = (public, private, view, text)
+    return view, text
+
+
+def _events_message(table: Table, seat: int | None, visible: list[Event],
+                    describe: Callable[[Event, int | None], str] | None = None,
+                    numbering: Numbering | None = None) -> dict[str, Any]:
+    view, text = _view_and_text(table, seat)
     describe = describe or _describer(table)
     numbering = numbering or _numbering(table)
     return message("event", table_id=table.id, seat=seat,
                    events=[_event_json(e, seat, describe, numbering) for e in visible],
-                   view=view, text=table.env.render(view))
+                   view=view, text=text)
 
 
 def _size(item: Mapping[str, Any]) -> int:
@@ -243,10 +264,9 @@ def history_page(table: Table, seat: int | None, since: int, limit: int = HISTOR
 def turn_message(table: Table, seat: int, turn: int, deadline: float | None) -> dict[str, Any]:
     game = table.game
     assert game is not None
-    view = game.view(seat)
+    view, text = _view_and_text(table, seat)
     return message("your_turn", table_id=table.id, seat=seat, turn=turn, view=view,
-                   legal=game.legal(seat).to_json(), text=table.env.render(view),
-                   deadline=deadline)
+                   legal=game.legal(seat).to_json(), text=text, deadline=deadline)
 
 
 def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[int, str],

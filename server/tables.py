@@ -165,6 +165,8 @@ class Table:
         self.barred: set[Player] = set()  # people the host removed: no seat here again
         self.game: Game | None = None
         self.numbering: outbound.Numbering | None = None  # the game's events per recipient
+        # Per recipient seat: the last view's public and private parts, the view, its text.
+        self.rendered: dict[int | None, tuple[Any, Any, dict[str, Any], str]] = {}
         self.game_id: int | None = None
         self.status = "waiting"
         self.done = asyncio.Event()
@@ -229,6 +231,7 @@ class Table:
     async def start(self) -> None:
         self.game = self.env.new_game(self.config, self.seed, len(self.seats))
         self.numbering = outbound.Numbering(self.game)
+        self.rendered = {}
         self.status = "starting"  # not "waiting" (no second start), not yet "playing"
         # Shielded: a shutdown that cancels this start still gets a game row it can close.
         self._opening = asyncio.ensure_future(self._open())

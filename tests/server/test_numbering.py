@@ -71,3 +71,27 @@ def test_what_it_keeps_grows_per_block_not_per_event():
     for r in (None, 0, 1, 2):
         assert len(numbering._hidden_at[r]) <= blocks
         assert len(numbering._hidden_steps_at[r]) <= action_blocks
+
+
+def test_the_latest_moves_events_are_numbered_as_counting_would_after_every_move(monkeypatch):
+    """As a table asks: after each move, the numbers of that move's events (the latest
+    action's, which are numbered without reading the log) for every recipient."""
+    monkeypatch.setattr(outbound, "NUMBERING_BLOCK", 8)
+    game = ENV.new_game(ENV.config("navigation", {"impostors": 0, "max_steps": 40}), 4, 3)
+    rng = random.Random(4)
+    numbering = Numbering(game)
+    moves = 0
+    while not game.over and moves < 120:
+        seat = min(game.pending())
+        before = game.event_count
+        game.act(seat, "dance wildly" if rng.random() < 0.3
+                 else random_action(game.legal(seat), rng))
+        moves += 1
+        numbering.sync()
+        for r in (None, 0, 1, 2):
+            expected = _expected(game, numbering, r)
+            for e in game.events_between(before, game.event_count):
+                if e.visible(r):
+                    assert (numbering.seq(r, e.seq), numbering.step(r, e.step)) \
+                        == expected[e.seq]
+    assert moves == 120
