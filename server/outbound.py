@@ -191,18 +191,20 @@ def events_message(table: Table, seat: int | None, events: Iterable[Event]
     return events_messages(table, list(events))(seat)
 
 
-def events_messages(table: Table, events: list[Event]
+def events_messages(table: Table, events: list[Event], turns: frozenset[int] = frozenset()
                     ) -> Callable[[int | None], dict[str, Any] | None]:
     """`events_message` for any seat of the table, each seat's built once when first asked
-    for; what every seat's message needs (the namer, the numbering) is made once for all."""
+    for; what every seat's message needs (the namer, the numbering) is made once for all.
+    Seats in `turns` are sent their turn right after, with the same view and text: their
+    messages leave the view and text out."""
     describe, numbering = _describer(table), _numbering(table)
     built: dict[int | None, dict[str, Any] | None] = {}
 
     def message_for(seat: int | None) -> dict[str, Any] | None:
         if seat not in built:
             visible = [e for e in events if e.visible(seat)]
-            built[seat] = _events_message(table, seat, visible, describe, numbering) \
-                if visible else None
+            built[seat] = _events_message(table, seat, visible, describe, numbering,
+                                          with_view=seat not in turns) if visible else None
         return built[seat]
     return message_for
 
@@ -226,13 +228,15 @@ def _view_and_text(table: Table, seat: int | None) -> tuple[dict[str, Any], str]
 
 def _events_message(table: Table, seat: int | None, visible: list[Event],
                     describe: Callable[[Event, int | None], str] | None = None,
-                    numbering: Numbering | None = None) -> dict[str, Any]:
-    view, text = _view_and_text(table, seat)
+                    numbering: Numbering | None = None, with_view: bool = True
+                    ) -> dict[str, Any]:
     describe = describe or _describer(table)
     numbering = numbering or _numbering(table)
-    return message("event", table_id=table.id, seat=seat,
-                   events=[_event_json(e, seat, describe, numbering) for e in visible],
-                   view=view, text=text)
+    events = [_event_json(e, seat, describe, numbering) for e in visible]
+    if not with_view:
+        return message("event", table_id=table.id, seat=seat, events=events)
+    view, text = _view_and_text(table, seat)
+    return message("event", table_id=table.id, seat=seat, events=events, view=view, text=text)
 
 
 def _size(item: Mapping[str, Any]) -> int:

@@ -238,7 +238,7 @@ class Table:
         await asyncio.shield(self._opening)
         self.status = "playing"
         await self.broadcast_table()
-        await self._broadcast(self.game.events)
+        await self._broadcast(self.game.events, self._turns_due())
         await self._dispatch()
 
     async def _open(self) -> None:
@@ -342,7 +342,7 @@ class Table:
         self._end_turn(seat)
         if record.fatal:
             seat.status = "forfeit"
-        await self._broadcast(events)
+        await self._broadcast(events, self._turns_due())
         if game.over:
             await self._finish()
         else:
@@ -638,12 +638,24 @@ class Table:
                     pass
         self.done.set()
 
-    async def _broadcast(self, events: list[Event]) -> None:
+    def _turns_due(self) -> frozenset[int]:
+        """The people's seats `_dispatch` is about to send a new turn (with their view)."""
+        game = self.game
+        assert game is not None
+        if game.over:
+            return frozenset()
+        return frozenset(i for i in game.pending() if (seat := self.seats[i]).bot is None
+                         and seat.turn is None and seat.player is not None)
+
+    async def _broadcast(self, events: list[Event], turns: frozenset[int] = frozenset()
+                         ) -> None:
+        """`turns`: seats sent their turn straight after, which carries their view and text:
+        their event messages leave those out."""
         if not events:
             return
         # One message per seat (spectators share one); None: the seat may see none of these
         # events, so it is sent nothing, not even that something happened.
-        message_for = outbound.events_messages(self, events)
+        message_for = outbound.events_messages(self, events, turns)
         for conn, seat in self.recipients():
             msg = message_for(seat)
             if msg is not None:

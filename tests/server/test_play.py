@@ -95,6 +95,37 @@ async def test_nobody_sees_a_pending_allocation_before_the_round_resolves(server
         await c.close()
 
 
+async def test_an_event_leaves_the_view_to_the_turn_that_follows_it(server):
+    """A seat whose turn is sent straight after an event gets the view and text once, in the
+    turn; a seat still deciding, and spectators, get them in the event."""
+    ada = await Client.connect(server.url, "ada")
+    bob = await Client.connect(server.url, "bob")
+    eve = await Client.connect(server.url, "eve")
+    table = (await ada.request("create_table", env="colonel-blotto", preset="small",
+                               seats=["human", "human"], seed=1, join_seat=0))["table"]
+    await eve.request("spectate", table_id=table["id"])
+    await bob.request("join", table_id=table["id"])
+    turns = [await ada.wait_for("your_turn"), await bob.wait_for("your_turn")]
+    await ada.send("act", table_id=table["id"], turn=turns[0]["turn"], action=ALLOC)
+    submitted = await bob.wait_for("event")  # bob's turn is still open: the event has it all
+    assert submitted["view"]["seat"] == 1 and submitted["text"]
+    await bob.send("act", table_id=table["id"], turn=turns[1]["turn"], action="[A1 B1 C18]")
+    for client, seat in ((ada, 0), (bob, 1)):
+        resolved = await client.wait_for("event")
+        while not any(e["type"] == "round_resolved" for e in resolved["events"]):
+            resolved = await client.wait_for("event")
+        assert "view" not in resolved and "text" not in resolved
+        turn = await client.recv()
+        assert turn["type"] == "your_turn" and turn["view"]["seat"] == seat and turn["text"]
+        assert turn["view"]["public"]["history"], "the turn shows the resolved round"
+    spectated = await eve.wait_for("event")
+    while not any(e["type"] == "round_resolved" for e in spectated["events"]):
+        spectated = await eve.wait_for("event")
+    assert spectated["view"]["seat"] is None and spectated["text"]
+    for c in (ada, bob, eve):
+        await c.close()
+
+
 async def test_actions_are_committed_before_they_are_broadcast(server):
     ada = await Client.connect(server.url, "ada")
     await ada.request("create_table", env="colonel-blotto", seats=["human", "random"], seed=2,

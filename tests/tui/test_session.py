@@ -71,3 +71,18 @@ def test_leaving_a_running_game_is_not_undone_by_the_servers_broadcasts():
     resumed = {"type": "table", "table": _table("playing"), "your_seat": 0, "ref": 9}
     s.apply(resumed)  # our own request (join, resume) takes us back
     assert s.table["id"] == "t9" and next_screen(s, resumed, "lobby").KIND == "game"
+
+
+def test_an_event_without_a_view_keeps_the_view_and_text_the_session_has():
+    """The server leaves the view out of an event whose seat gets its turn straight after."""
+    s = Session(name="ann", url="ws://x")
+    s.apply({"type": "table", "table": _table("playing"), "your_seat": 0})
+    s.apply({"type": "event", "table_id": "t9", "seat": 0, "events": [{"seq": 0, "type": "a"}],
+             "view": {"public": {"round": 1}, "private": {"mine": 1}}, "text": "round 1"})
+    s.apply({"type": "event", "table_id": "t9", "seat": 0, "events": [{"seq": 1, "type": "b"}]})
+    assert [e["seq"] for e in s.events] == [0, 1]
+    assert s.public == {"round": 1} and s.private == {"mine": 1} and s.text == "round 1"
+    s.apply({"type": "your_turn", "table_id": "t9", "seat": 0, "turn": 2,
+             "view": {"public": {"round": 2}, "private": {}}, "legal": {"kind": "text"},
+             "text": "round 2", "deadline": None})
+    assert s.public == {"round": 2} and s.text == "round 2"
