@@ -65,7 +65,8 @@ async def test_human_beats_nobody_but_finishes_a_blotto_game_against_a_bot(serve
     await ada.close()
 
 
-async def test_nobody_sees_a_pending_allocation_before_the_round_resolves(server):
+async def _two_people_and_a_spectator(server):
+    """ada and bob at a small Blotto table (seats 0 and 1), eve watching it."""
     ada = await Client.connect(server.url, "ada")
     bob = await Client.connect(server.url, "bob")
     eve = await Client.connect(server.url, "eve")
@@ -73,6 +74,11 @@ async def test_nobody_sees_a_pending_allocation_before_the_round_resolves(server
                                seats=["human", "human"], seed=1, join_seat=0))["table"]
     await eve.request("spectate", table_id=table["id"])
     await bob.request("join", table_id=table["id"])
+    return ada, bob, eve, table
+
+
+async def test_nobody_sees_a_pending_allocation_before_the_round_resolves(server):
+    ada, bob, eve, table = await _two_people_and_a_spectator(server)
     turn = await ada.wait_for("your_turn")
     await bob.wait_for("your_turn")
     await ada.send("act", table_id=table["id"], turn=turn["turn"], action=ALLOC)
@@ -98,13 +104,7 @@ async def test_nobody_sees_a_pending_allocation_before_the_round_resolves(server
 async def test_an_event_leaves_the_view_to_the_turn_that_follows_it(server):
     """A seat whose turn is sent straight after an event gets the view and text once, in the
     turn; a seat still deciding, and spectators, get them in the event."""
-    ada = await Client.connect(server.url, "ada")
-    bob = await Client.connect(server.url, "bob")
-    eve = await Client.connect(server.url, "eve")
-    table = (await ada.request("create_table", env="colonel-blotto", preset="small",
-                               seats=["human", "human"], seed=1, join_seat=0))["table"]
-    await eve.request("spectate", table_id=table["id"])
-    await bob.request("join", table_id=table["id"])
+    ada, bob, eve, table = await _two_people_and_a_spectator(server)
     turns = [await ada.wait_for("your_turn"), await bob.wait_for("your_turn")]
     await ada.send("act", table_id=table["id"], turn=turns[0]["turn"], action=ALLOC)
     submitted = await bob.wait_for("event")  # bob's turn is still open: the event has it all
