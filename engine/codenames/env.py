@@ -20,7 +20,7 @@ class CodenamesEnv(Env):
     description = ("Two teams of two: a spymaster gives one-word clues, an operative finds the "
                    "team's words among 25 without touching the assassin.")
     players = (PLAYERS,)
-    rules_version = "2"  # v2: no spaces just inside the brackets, as in the reference
+    rules_version = "3"  # v2: no spaces just inside the brackets, as in the reference; v3: 256-bit sub-seeds deal
     Config = CodenamesConfig
     game_class = CodenamesGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

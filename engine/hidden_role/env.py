@@ -19,7 +19,7 @@ class HiddenRoleEnv(Env):
     description = ("A logic puzzle from Blood on the Clocktower: from who accused whom, round "
                    "by round, find the criminal and your own true role.")
     players = (1,)
-    rules_version = "1"
+    rules_version = "2"  # v2: puzzles drawn from 256-bit sub-seeds (engine/core.py derive_seed)
     Config = HiddenRoleConfig
     game_class = HiddenRoleGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

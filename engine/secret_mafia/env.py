@@ -23,7 +23,7 @@ class SecretMafiaEnv(Env):
     players = (PLAYERS,)
     # v2: hidden night draws from their own sub-seed; targets read by \n-ended lines only;
     # whitespace in speeches becomes a space
-    rules_version = "2"
+    rules_version = "3"  # v3: roles and night order from 256-bit sub-seeds (derive_seed)
     Config = MafiaConfig
     game_class = MafiaGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

@@ -21,7 +21,7 @@ class SocialGridEnv(Env):
     description = ("Among Us on a grid: crewmates walk to tasks and vote out impostors, who "
                    "kill and lie; with an A* planning oracle.")
     players = tuple(range(1, MAX_PLAYERS + 1))
-    rules_version = "2"  # 2: tasks per seat, hints from what the seat sees
+    rules_version = "3"  # 2: tasks per seat, hints from what the seat sees; 3: 256-bit sub-seeds deal
     Config = SocialGridConfig
     game_class = SocialGridGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

@@ -104,7 +104,7 @@ async def test_a_whole_game_with_llm_bots_catches_an_illegal_clue():
         environ = provider_env(fo.base_url)
         bots = [llm_bot(f"openai:gpt-4o-mini?{FAST}", "codenames", s, environ) for s in range(4)]
         memories = [{} for _ in range(4)]
-        g = game(11)
+        g = game(12)  # a board on which every seat gets a turn
         decisions = await play(g, bots, memories)
         requests = fo.completion_requests
     assert g.over and not g.result.void

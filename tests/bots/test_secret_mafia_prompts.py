@@ -11,7 +11,7 @@ from bots.prompts.secret_mafia import SecretMafiaPrompts
 from bots.registry import make_bot
 from tests.fakes import FakeOpenAI, Reply
 from tests.fakes.seating import FAST, close_llm_bots, llm_bot, play, provider_env
-from tests.secret_mafia.helpers import ENV, actor, discuss, new, night
+from tests.secret_mafia.helpers import DEALT, ENV, actor, discuss, new, night
 
 __all__ = ["close_llm_bots"]  # autouse fixture
 
@@ -29,7 +29,7 @@ def test_the_env_names_this_builder():
 
 
 def test_a_mafia_night_prompt_names_the_teammate_the_targets_and_the_format():
-    game = new(0)
+    game = new(DEALT)
     seat = actor(game)
     system, user, _ = prompt(game, seat)
     mate = 2 if seat == 1 else 1
@@ -42,7 +42,7 @@ def test_a_mafia_night_prompt_names_the_teammate_the_targets_and_the_format():
 
 
 def test_village_prompts_keep_other_roles_secret():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=1)
     for seat in (DOC, DET, 4, 5):
         game_view = game.view(seat)
@@ -56,7 +56,7 @@ def test_village_prompts_keep_other_roles_secret():
 
 
 def test_extraction_takes_the_final_answer_and_checks_it_with_the_engine():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     discuss(game)
     seat = actor(game)
@@ -73,7 +73,7 @@ def test_extraction_takes_the_final_answer_and_checks_it_with_the_engine():
 
 
 def test_a_mafia_note_carries_only_the_final_line():
-    game = new(0)
+    game = new(DEALT)
     seat = actor(game)
     view, legal = game.view(seat), game.legal(seat).to_json()
     action = BUILDER.extract("Secret plan: the Doctor is 0.\nLet's take [4] tonight", view, legal)
@@ -83,7 +83,7 @@ def test_a_mafia_note_carries_only_the_final_line():
 
 
 def test_speeches_are_never_refused_by_the_builder():
-    game = new(0)
+    game = new(DEALT)
     night(game)
     view, legal = game.view(actor(game)), game.legal(actor(game)).to_json()
     assert BUILDER.extract("<think>hidden</think> I trust Player 4.", view, legal) == \
@@ -94,7 +94,7 @@ def test_speeches_are_never_refused_by_the_builder():
 
 
 def test_old_days_are_cut_to_a_summary_of_deaths_and_votes():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     discuss(game, lambda seat: f"day one words of {seat} " + "x" * 400)
     while game.phase == "vote":
@@ -135,7 +135,7 @@ async def test_an_llm_seat_plays_a_whole_game_through_the_openai_client():
 
 
 async def test_a_bad_answer_is_reasked_once_then_left_to_the_engine():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     discuss(game)
     seat = actor(game)

@@ -31,7 +31,7 @@ def test_a_clue_number_with_thousands_of_leading_zeros_is_judged_not_a_crash():
 
 
 def test_spaces_just_inside_the_brackets_skip_the_turn():
-    game = new(0)  # "ry" is part of "crystal" on this board: read, it would lose the game
+    game = new(10)  # "ry" is part of "laundry" on this board: read, it would lose the game
     game.act(0, "[ ry 2]")
     assert not game.over and game.pending() == {2}
     assert game.last_action().category == "format"
@@ -47,7 +47,7 @@ def test_spaces_just_inside_the_brackets_skip_the_turn():
 
 
 def test_a_kelvin_sign_is_not_read_as_k():
-    game = new(0)
+    game = new(10)  # red has "brick"
     game.act(0, f"[{CLUE} 1]")
     word, written = kelvin_guess(game)
     game.act(1, written)
@@ -118,7 +118,7 @@ def test_spaces_inside_the_brackets_skip_the_turn_in_both(reference):
 
 
 def test_the_reference_reads_a_kelvin_sign_as_k_and_parlor_does_not(reference):
-    game = new(0)
+    game = new(10)
     env = reference(game)
     play_both(game, env, [f"[{CLUE} 1]"])
     word, written = kelvin_guess(game)

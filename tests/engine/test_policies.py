@@ -284,6 +284,14 @@ def test_derived_seeds_are_stable_and_distinct():
     assert derive_seed(7, "roles") != derive_seed(7, "map") != derive_seed(8, "roles")
 
 
+def test_derived_seeds_keep_more_bits_than_a_128_bit_table_seed():
+    """A hidden setup dealt from a 64-bit sub-seed would have 64 bits of secret, whatever the
+    table's seed: sub-seeds are the whole 256-bit digest."""
+    subs = [derive_seed(2**127 + k, "roles") for k in range(32)]
+    assert max(s.bit_length() for s in subs) > 240
+    assert len({s >> 128 for s in subs}) == len(subs)  # the top half varies too
+
+
 def test_event_pages_and_the_latest_events_match_the_whole_log():
     game = new(FORFEIT)
     for _ in range(3):

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 
 from bots.registry import available, make_bot
-from tests.secret_mafia.helpers import ENV, actor, discuss, new, night, vote
+from tests.secret_mafia.helpers import DEALT, ENV, actor, discuss, new, night, vote
 
 DOC, MAFIA, DET = 0, (1, 2), 3  # seed 0
 
@@ -69,7 +69,7 @@ def test_the_mafia_agree_on_one_victim_every_night():
 
 
 def test_the_detective_claims_a_mafia_member_it_found_and_the_village_follows():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=1)
     bots = {s: make_bot("scripted:agent", ENV.id, s) for s in range(6)}
     speeches = {}
@@ -93,7 +93,7 @@ def test_the_detective_claims_a_mafia_member_it_found_and_the_village_follows():
 
 
 def test_the_doctor_protects_the_claimed_detective_and_the_mafia_hunt_them():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=1)
     discuss(game, lambda seat: "I am the Detective. Player 1 is Mafia." if seat == DET else "hm")
     vote(game, lambda seat: 5 if seat != 5 else 4)
@@ -110,7 +110,7 @@ def test_the_doctor_protects_the_claimed_detective_and_the_mafia_hunt_them():
 
 
 def test_a_villager_keeps_its_suspicion_between_speech_and_vote():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=5)
     bot = make_bot("scripted:agent", ENV.id, 0)
     said = None

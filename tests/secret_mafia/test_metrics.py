@@ -4,14 +4,14 @@ elimination for invalid moves, and the aggregate per role and overall."""
 import pytest
 
 from engine.conformance import check_metric_labels, play_random
-from tests.secret_mafia.helpers import ENV, actor, discuss, new, night, vote
+from tests.secret_mafia.helpers import DEALT, ENV, actor, discuss, new, night, vote
 
 
 def scripted_village_win():
     """Seed 0 (Doctor 0, Mafia 1 and 2, Detective 3, Villagers 4 and 5): the Doctor saves 4 on
     night 1 and the Detective finds 1; day 1 votes 1 out (4 to 2); night 2 kills the
     Detective; day 2 votes 2 out."""
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=1)
     discuss(game, lambda seat: "" if seat == 4 else f"hello from {seat}")
     vote(game, lambda seat: 5 if seat in (1, 2) else 1)
@@ -45,7 +45,7 @@ def test_per_seat_and_game_metrics_of_a_village_win():
 
 
 def test_an_elimination_for_invalid_moves_is_counted():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     discuss(game)
     seat = actor(game)
@@ -87,7 +87,7 @@ def erring_village_win():
     votes 4 (saved). Day 1: Mafia 2 votes for a player who does not exist (rule, retried), then
     answers unreadably (format): out for two invalid moves in a row, in the second phase. The
     others vote Mafia 1 out: the village wins."""
-    game = new(0)
+    game = new(DEALT)
     while game.task == "kill":
         seat = actor(game)
         if seat == 2:
@@ -109,7 +109,7 @@ def erring_village_win():
 def corrected_mafia_win():
     """Seed 0, paper-corrected: the Doctor's unreadable protection is silently corrected (no
     retry: a non-fatal error); the Mafia kill 4, day 1 votes 5 out, and the Mafia have parity."""
-    game = new(0, "paper-corrected")
+    game = new(DEALT, "paper-corrected")
     while game.phase == "night":
         seat = actor(game)
         game.act(seat, {"kill": "[4]", "protect": "?"}.get(game.task, "[1]"))

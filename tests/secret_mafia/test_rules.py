@@ -9,6 +9,7 @@ import pytest
 
 from engine.core import ConfigError, GameRecord
 from tests.secret_mafia.helpers import (
+    DEALT,
     ENV,
     actor,
     day,
@@ -20,12 +21,12 @@ from tests.secret_mafia.helpers import (
     vote,
 )
 
-# At seed 0: Doctor 0, Mafia 1 and 2, Detective 3, Villagers 4 and 5.
+# At seed DEALT: Doctor 0, Mafia 1 and 2, Detective 3, Villagers 4 and 5.
 DOC, MAFIA, DET, VILLAGERS = 0, (1, 2), 3, (4, 5)
 
 
-def test_seed_zero_deals_the_seats_these_tests_assume():
-    game = new(0)
+def test_the_seed_dealt_deals_the_seats_these_tests_assume():
+    game = new(DEALT)
     assert [r.name for r in game.roles] == ["Doctor", "Mafia", "Mafia", "Detective",
                                             "Villager", "Villager"]
     assert [r.side for r in game.roles] == ["village", "mafia", "mafia", "village", "village",
@@ -50,7 +51,7 @@ def test_only_six_players():
 
 
 def test_a_night_asks_each_mafia_member_then_the_doctor_then_the_detective_in_secret():
-    game = new(0)
+    game = new(DEALT)
     spectator = game.view(None)
     public_events = len(game.events_for(None))
     asked = []
@@ -76,7 +77,7 @@ def test_the_mafia_vote_in_an_order_drawn_from_the_seed():
 
 
 def test_mafia_votes_and_the_target_reach_the_living_mafia_only():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4)
     for e in game.events:
         if e.type in ("mafia_vote", "mafia_target"):
@@ -102,7 +103,7 @@ def test_a_tied_mafia_vote_is_broken_by_the_seed():
 
 
 def test_the_doctor_saves_the_mafias_target():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     dawn = game.history[-1]
     assert dawn["killed"] is None and game.alive[4]
@@ -111,26 +112,26 @@ def test_the_doctor_saves_the_mafias_target():
 
 
 def test_an_unprotected_target_dies_at_dawn():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=5)
     assert game.history[-1]["killed"] == 4 and not game.alive[4]
     assert game.phase == "day"
 
 
 def test_the_doctor_may_not_protect_themself_unless_the_config_allows():
-    game = new(0)
+    game = new(DEALT)
     while game.task == "kill":
         game.act(actor(game), "[4]")
     events = game.act(DOC, f"[{DOC}]")
     assert [e.type for e in events] == ["invalid_move"] and events[0].visible_to == (DOC,)
     assert "yourself" in events[0].data["reason"] and actor(game) == DOC
-    allowed = new(0, doctor_self_protect=True)
+    allowed = new(DEALT, doctor_self_protect=True)
     night(allowed, victim=DOC, protect=DOC)
     assert allowed.alive[DOC] and allowed.protections == [{"day": 1, "target": DOC}]
 
 
 def test_the_detective_learns_privately_whether_a_player_is_mafia():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4, investigate=1)
     found = next(e for e in game.events if e.type == "investigated")
     assert found.visible_to == (DET,) and found.data == {"seat": DET, "day": 1, "target": 1,
@@ -144,7 +145,7 @@ def test_the_detective_learns_privately_whether_a_player_is_mafia():
 
 
 def test_the_detective_may_not_investigate_themself_nor_the_mafia_a_teammate():
-    game = new(0)
+    game = new(DEALT)
     seat = actor(game)
     mate = next(m for m in MAFIA if m != seat)
     events = game.act(seat, f"[{mate}]")
@@ -169,7 +170,7 @@ def test_discussion_follows_one_order_drawn_for_each_day():
 
 
 def test_the_day_vote_is_public_and_sequential_in_a_fresh_random_order():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4)
     discuss(game)
     order = game.vote_order[:]
@@ -200,7 +201,7 @@ def test_a_tied_day_vote_is_broken_by_the_seed():
 
 
 def test_a_vote_of_passes_eliminates_nobody():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4)
     discuss(game)
     while game.phase == "vote":
@@ -210,7 +211,7 @@ def test_a_vote_of_passes_eliminates_nobody():
 
 
 def test_two_invalid_votes_in_a_row_eliminate_the_voter_and_the_game_goes_on():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)  # nobody dies: one more death cannot end the game
     discuss(game)
     seat = actor(game)
@@ -227,7 +228,7 @@ def test_two_invalid_votes_in_a_row_eliminate_the_voter_and_the_game_goes_on():
 
 
 def test_a_valid_move_in_between_resets_the_count():
-    game = new(0)
+    game = new(DEALT)
     while game.task == "kill":
         game.act(actor(game), "[4]")
     game.act(DOC, "nonsense")
@@ -241,7 +242,7 @@ def test_a_valid_move_in_between_resets_the_count():
 
 
 def test_a_night_elimination_stays_quiet_until_dawn():
-    game = new(0)
+    game = new(DEALT)
     while game.task == "kill":
         game.act_default(actor(game), "timeout")  # no victim tonight
     game.act(DOC, "x")
@@ -259,7 +260,7 @@ def test_a_night_elimination_stays_quiet_until_dawn():
 
 
 def test_a_mafia_members_night_elimination_is_told_to_the_teammate():
-    game = new(0)
+    game = new(DEALT)
     seat = actor(game)
     game.act(seat, "[1x]")
     events = game.act(seat, "[9]")
@@ -269,7 +270,7 @@ def test_a_mafia_members_night_elimination_is_told_to_the_teammate():
 
 
 def test_the_last_mafia_member_out_for_invalid_moves_ends_the_game_at_once():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     day(game, out=1)
     assert not game.alive[1] and not game.over
@@ -283,7 +284,7 @@ def test_the_last_mafia_member_out_for_invalid_moves_ends_the_game_at_once():
 
 
 def test_the_mafia_win_at_parity_and_the_dead_share_their_sides_result():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=5)
     day(game, out=5)
     night(game, victim=DOC, protect=DET)
@@ -295,14 +296,14 @@ def test_the_mafia_win_at_parity_and_the_dead_share_their_sides_result():
 
 
 def test_parity_is_checked_right_after_the_day_vote():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=5)
     day(game, out=5)  # 2 Mafia of 4 living: parity
     assert game.over and game.result.winners == (1, 2)
 
 
 def test_the_village_wins_when_no_mafia_is_left_and_the_dead_win_too():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=DET)
     day(game, out=1)
     night(game, victim=DET, protect=DET)
@@ -313,7 +314,7 @@ def test_the_village_wins_when_no_mafia_is_left_and_the_dead_win_too():
 
 
 def test_the_paper_corrected_variant_replaces_bad_doctor_and_detective_actions():
-    game = new(0, "paper-corrected")
+    game = new(DEALT, "paper-corrected")
     while game.task == "kill":
         game.act(actor(game), "[4]")
     events = game.act(DOC, "protect the quiet one")
@@ -332,7 +333,7 @@ def test_the_paper_corrected_variant_replaces_bad_doctor_and_detective_actions()
 
 
 def test_open_roles_name_the_role_of_each_death():
-    game = new(0, "open-roles")
+    game = new(DEALT, "open-roles")
     assert game.revealed_roles() == frozenset()
     night(game, victim=4, protect=5)
     assert game.history[-1]["roles"] == {"4": "Villager"}
@@ -341,14 +342,14 @@ def test_open_roles_name_the_role_of_each_death():
     assert game.history[-1]["roles"] == {"1": "Mafia"}
     assert {"seat": 1, "name": "Player 1", "alive": False, "role": "Mafia"} in \
         game.view(None)["public"]["players"]
-    plain = new(0)
+    plain = new(DEALT)
     night(plain, victim=4, protect=5)
     assert "roles" not in plain.history[-1]
     assert all("role" not in p for p in plain.view(None)["public"]["players"])
 
 
 def test_default_moves_keep_quiet_or_pass():
-    game = new(0)
+    game = new(DEALT)
     seat = actor(game)
     assert game.default_action(seat) == {"pass": True}
     game.act_default(seat, "timeout")
@@ -363,7 +364,7 @@ def test_default_moves_keep_quiet_or_pass():
 
 
 def test_the_dead_are_never_asked_again():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4)
     seen = set()
     while not game.over:
@@ -375,7 +376,7 @@ def test_the_dead_are_never_asked_again():
 
 
 def test_resigning_loses_for_the_whole_side():
-    game = new(0)
+    game = new(DEALT)
     events = game.resign(4, "left the game")
     assert events[0].type == "forfeit" and game.over
     assert game.result.winners == (1, 2) and game.result.rewards[DOC] == -1.0
@@ -401,7 +402,7 @@ def test_invalid_configs_are_refused_with_a_message():
 
 
 def test_helpers_find_roles():
-    game = new(0)
+    game = new(DEALT)
     assert role_seats(game, "Mafia") == [1, 2] and village(game) == [0, 3, 4, 5]
 
 

@@ -8,7 +8,7 @@ import random
 
 from bots.registry import make_bot
 from engine.conformance import play_random
-from tests.secret_mafia.helpers import ENV, actor, discuss, new, night, vote
+from tests.secret_mafia.helpers import DEALT, ENV, actor, discuss, new, night, vote
 
 DOC, MAFIA, DET = 0, (1, 2), 3  # seed 0
 PRIVATE_KEYS = {"role", "side", "alive", "task", "targets"}
@@ -83,7 +83,7 @@ def _redo(game, a):
 
 
 def test_the_public_view_does_not_depend_on_the_doctor_or_detective():
-    one, two = new(0), new(0)
+    one, two = new(DEALT), new(DEALT)
     night(one, victim=4, protect=5, investigate=1)
     night(two, victim=4, protect=3, investigate=2)
     assert one.view(None) == two.view(None)
@@ -94,7 +94,7 @@ def test_the_public_view_does_not_depend_on_the_doctor_or_detective():
 
 
 def test_nobody_else_learns_who_acts_at_night():
-    game = new(0)
+    game = new(DEALT)
     while game.phase == "night":
         seat = actor(game)
         public = game.view(None)["public"]
@@ -106,7 +106,7 @@ def test_nobody_else_learns_who_acts_at_night():
 
 
 def test_rendered_text_keeps_secrets_to_their_seats():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=5, investigate=1)
     texts = {seat: ENV.render(game.view(seat)) for seat in (None, *range(6))}
     assert "Player 1 IS a Mafia member" in texts[DET]
@@ -119,7 +119,7 @@ def test_rendered_text_keeps_secrets_to_their_seats():
 
 
 def test_a_dead_mafia_member_leaves_the_night_channel():
-    game = new(0)
+    game = new(DEALT)
     night(game, victim=4, protect=4)
     discuss(game)
     vote(game, lambda seat: 1 if seat != 1 else 5)

@@ -8,6 +8,7 @@ import pytest
 
 from engine.registry import get
 from engine.socialgrid.moves import DO_TASK, NOOP, TURN_BACK, TURN_LEFT, TURN_RIGHT
+from tests.socialgrid.test_rules import known_map  # noqa: F401 (a fixture)
 
 ENV = get("socialgrid")
 SOLO = {"room_size": 7, "rows": 1, "cols": 2, "impostors": 0, "oracle": "high",
@@ -46,6 +47,7 @@ def test_an_oracle_walk_to_a_task_gives_the_hand_computed_efficiency():
     assert game["crew_won"] == 0 and game["impostors_won"] == 0 and game["end_step"] == 60
 
 
+@pytest.mark.usefixtures("known_map")  # test_rules.four's deal
 def test_ballots_kills_and_outcomes_reach_the_right_seats():
     from tests.socialgrid.test_rules import four, step
 
