@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from engine.config import Config, field_names
 from engine.describe import Namer, Naming, describe_generic, naming
@@ -61,7 +61,22 @@ Action = str | Mapping[str, Any]
 # game keeps tens of thousands of them (issue 21).
 _Stored = tuple[Any, ...]
 _event_step = attrgetter("step")
+EVENT_PAGE = 256  # events read from the archive at a time
 SHARED_ACTIONS = 256  # distinct small structured actions a game shares one copy of (`_shared`)
+
+
+class Archive(Protocol):
+    """Where a game reads back the events and actions it let go of (`Game.forget_old`): the
+    server's store, which wrote each of them before the game forgot it. Ranges are by seq
+    (events) and step (actions), `start` inclusive and `stop` exclusive."""
+
+    def events(self, start: int, stop: int) -> list[Event]: ...
+
+    def actions(self, start: int, stop: int) -> list[ActionRecord]: ...
+
+    def first_event_at(self, step: int) -> int | None:
+        """The seq of the first stored event of action `step` or later (None: none)."""
+        ...
 
 
 def derive_seed(seed: int, label: str) -> int:
@@ -89,7 +104,8 @@ class Game(ABC):
 
     __slots__ = ("env", "config", "seed", "players", "step", "roles", "clock", "_env_id",
                  "_waiting", "_events", "_actions", "_result", "over", "_aborted", "_public",
-                 "_rng", "_errors", "_last_errors", "_judged", "_shared_actions")
+                 "_rng", "_errors", "_last_errors", "_judged", "_shared_actions",
+                 "_events_base", "_actions_base", "_archive")
 
     def __init__(self, env: Env, config: Config, seed: int, players: int) -> None:
         self.env = env
@@ -102,8 +118,11 @@ class Game(ABC):
         self.clock: Mapping[str, Any] = NO_CLOCK
         self._env_id = env.id
         self._waiting: frozenset[int] = frozenset()
-        self._events: list[Event] = []
-        self._actions: list[_Stored] = []
+        self._events: list[Event] = []  # seq `_events_base` on; the rest is in `_archive`
+        self._actions: list[_Stored] = []  # step `_actions_base` on
+        self._events_base = 0
+        self._actions_base = 0
+        self._archive: Archive | None = None
         self._result: Result | None = None
         self.over = False  # set by finish() only; read after every move, so not a property
         self._aborted: str | None = None
@@ -323,60 +342,104 @@ class Game(ABC):
                    ) -> list[Event]:
         """Events `seat` may see with seq >= since, the first `limit` of them (all if None);
         reads no further than it must, so a page of a long game's log costs a page."""
+        since = max(since, 0)
         if limit is None:
-            return [e for e in self._events[since:] if e.visible(seat)]
+            return [e for e in self.events_between(since) if e.visible(seat)]
         found: list[Event] = []
-        events = self._events
-        for i in range(max(since, 0), len(events)):
-            e = events[i]
-            if e.visible(seat):
-                found.append(e)
-                if len(found) >= limit:
-                    break
+        while since < self.event_count and len(found) < limit:
+            page = self.events_between(since, since + max(limit, EVENT_PAGE))
+            for e in page:
+                if e.visible(seat):
+                    found.append(e)
+                    if len(found) >= limit:
+                        break
+            since += len(page)
         return found
 
     def events_between(self, start: int, stop: int | None = None) -> list[Event]:
         """Every event (all visibilities) with start <= seq < stop: for the server's own
         bookkeeping (`outbound.Numbering`), never for a recipient."""
-        return self._events[max(start, 0):stop]
+        base, count = self._events_base, self._events_base + len(self._events)
+        start = max(start, 0)
+        stop = count if stop is None else min(stop, count)
+        if start >= base:
+            return self._events[start - base:stop - base]
+        assert self._archive is not None
+        older = self._archive.events(start, min(stop, base))
+        return older + self._events[:max(stop - base, 0)]
 
     def first_event_at(self, step: int) -> int:
         """The seq of the first event of action `step` or later (`event_count` if none yet):
         events come in the order of their steps."""
-        return bisect_left(self._events, step, key=_event_step)
+        events, base = self._events, self._events_base
+        if base and (not events or step < events[0].step):  # forgotten events may be its
+            assert self._archive is not None
+            found = self._archive.first_event_at(step)
+            return base if found is None else min(found, base)
+        return base + bisect_left(events, step, key=_event_step)
 
     def latest_events_for(self, seat: int | None, count: int) -> list[Event]:
         """The last `count` events `seat` may see, oldest first (read from the end)."""
         found: list[Event] = []
-        for e in reversed(self._events):
-            if len(found) >= count:
-                break
-            if e.visible(seat):
-                found.append(e)
+        stop = self.event_count
+        while stop > 0 and len(found) < count:
+            start = max(stop - EVENT_PAGE, 0, self._events_base if stop > self._events_base
+                        else 0)
+            for e in reversed(self.events_between(start, stop)):
+                if len(found) >= count:
+                    break
+                if e.visible(seat):
+                    found.append(e)
+            stop = start
         found.reverse()
         return found
 
     @property
     def events(self) -> list[Event]:
-        return list(self._events)
+        return self.events_between(0)
 
     @property
     def event_count(self) -> int:
-        return len(self._events)
+        return self._events_base + len(self._events)
 
     @property
     def actions(self) -> list[ActionRecord]:
-        return [_action_record(a, step) for step, a in enumerate(self._actions)]
+        base = self._actions_base
+        older = self._archive.actions(0, base) if base and self._archive is not None else []
+        return older + [_action_record(a, base + i) for i, a in enumerate(self._actions)]
 
     def last_action(self) -> ActionRecord | None:
         """The latest action's record (cheaper than `actions[-1]`, which builds every record)."""
         actions = self._actions
-        return _action_record(actions[-1], len(actions) - 1) if actions else None
+        return _action_record(actions[-1], self._actions_base + len(actions) - 1) \
+            if actions else None
 
     def record(self) -> GameRecord:
         return GameRecord(self.env.id, self.env.rules_version, self.config.to_json(), self.seed,
-                          self.players, self.actions, list(self._events), self._result,
+                          self.players, self.actions, self.events, self._result,
                           self._aborted, self.hidden_setup())
+
+    def forget_old(self, archive: Archive, keep: int) -> None:
+        """Let go of all but about the latest `keep` events, and of the actions before the
+        oldest event kept, once there are twice as many: `archive` (which holds every one of
+        them already) hands them back when they are asked for. A live table's memory is then
+        bounded by the window, not the game's length (issue 21)."""
+        events = self._events
+        if len(events) < 2 * keep or keep < 1:
+            return
+        if self._archive is None:
+            self._archive = archive
+        drop = len(events) - keep
+        # Keep every event of the oldest kept action, and that action on.
+        oldest = events[drop].step
+        while drop and events[drop - 1].step == oldest:
+            drop -= 1
+        oldest_action = min(oldest, self.step) - self._actions_base
+        del events[:drop]
+        self._events_base += drop
+        if oldest_action > 0:
+            del self._actions[:oldest_action]
+            self._actions_base += oldest_action
 
     # -- invalid moves ---------------------------------------------------------------------------
     def errors_in_a_row(self, seat: int) -> int:
@@ -465,7 +528,8 @@ class Game(ABC):
     def emit(self, type: str, data: Mapping[str, Any], visible_to: Visibility | Sequence[int]
              = "all") -> Event:
         events = self._events
-        event = Event(len(events), self.step, type, data,  # emit owns `data`
+        event = Event(self._events_base + len(events), self.step, type,
+                      data,  # emit owns `data`
                       "all" if visible_to == "all" else tuple(sorted(visible_to)), self.clock)
         events.append(event)
         return event

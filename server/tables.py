@@ -22,7 +22,7 @@ from bots.base import Bot, Decision
 from engine.core import Config, EngineError, Env, Event, Game
 from server import outbound, ratings
 from server.protocol import message
-from server.store import Rows, Store, event_rows
+from server.store import GameArchive, Rows, Store, event_rows
 
 log = logging.getLogger("parlor.server")
 SEAT_STATUSES = ("finished", "forfeit", "resigned", "timeout", "disconnected",
@@ -30,6 +30,8 @@ SEAT_STATUSES = ("finished", "forfeit", "resigned", "timeout", "disconnected",
 OPEN_SEAT = "open seat"  # the display name of a person's seat nobody has taken
 BOT_FAILURE_POLICIES = ("void", "default", "wait")
 TIMEOUT_POLICIES = ("default", "void")
+EVENTS_KEPT = 1000  # a live game's events kept in memory (at most twice as many): the store
+# has the rest (issue 21: memory per table bounded by a window, not by the game's length)
 YIELD_EVERY = 32  # decisions a bot task makes before it lets the rest of the loop run
 DURABILITY = ("action", "game")
 # A scripted decision that takes longer holds up every table on the loop for too long: that
@@ -180,6 +182,7 @@ class Table:
         self._offloaded: set[int] = set()  # seats whose scripted bot decides in a thread
         self._opening: asyncio.Future[None] | None = None  # storing the game's start
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
+        self._archive: GameArchive | None = None  # the game's stored log, once it has a row
 
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -251,6 +254,8 @@ class Table:
                     "name": s.player.name if s.player else s.identity,
                     "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
         await self._store(Rows(events=event_rows(self.game_id, self.game.events)))
+        if self._unwritten is None:
+            self._archive = self.store.archive(self.game_id)
 
     async def submit(self, seat: Seat, action: str | Mapping[str, Any], *, turn: int | None = None,
                      decision: Decision | None = None) -> None:
@@ -343,6 +348,8 @@ class Table:
         if record.fatal:
             seat.status = "forfeit"
         await self._broadcast(events, self._turns_due())
+        if self._archive is not None:  # the store has every event: the game keeps a window
+            game.forget_old(self._archive, EVENTS_KEPT)
         if game.over:
             await self._finish()
         else:
