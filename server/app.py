@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from ssl import SSLContext
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, ConnectionClosedError
 from websockets.protocol import State
 
@@ -71,23 +71,46 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
 FORGET_BATCH = 1000  # unused names released per store job
 
 
+class Outbox:
+    """The connections sent something in this pass of the event loop: each is written once,
+    all its messages in one write, when the pass's callbacks are done (a move makes several
+    messages per recipient; a write is a system call)."""
+
+    def __init__(self) -> None:
+        self._due: list[Connection] = []
+
+    def add(self, conn: Connection) -> None:
+        if not self._due:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._due.append(conn)
+
+    def flush(self) -> None:
+        due, self._due = self._due, []
+        for conn in due:
+            conn.flush()
+
+
 class Connection:
     """One websocket; `player` is set by hello.
 
-    Sending never waits: a message goes into the socket, or into the transport's buffer when the
-    client is behind. A client whose unsent messages pass `max_unsent` bytes (it stopped reading)
-    is dropped, so no recipient ever holds up a table; the drop is a disconnect like any other
-    (grace, then the table's policy)."""
+    Sending never waits: a message is queued for the connection's next write (`Outbox`), which
+    goes into the socket, or into the transport's buffer when the client is behind. A client
+    whose unsent messages pass `max_unsent` bytes (it stopped reading) is dropped, so no
+    recipient ever holds up a table; the drop is a disconnect like any other (grace, then the
+    table's policy)."""
 
     _last: tuple[Mapping[str, Any], bytes] | None = None  # the latest message and its encoding
 
     def __init__(self, ws: ServerConnection, max_unsent: int = MAX_UNSENT_BYTES,
-                 address: str = "?") -> None:
+                 address: str = "?", outbox: Outbox | None = None) -> None:
         self.ws = ws
         self.player: Player | None = None
         self.max_unsent = max_unsent
         self.address = address  # the client's IP address
         self.wrong_tokens = 0  # admin requests with a wrong token
+        self.outbox = outbox or Outbox()
+        self._unsent: list[bytes] = []  # messages for the next write
+        self._unsent_bytes = 0  # theirs and the transport's buffer's, when the last was queued
 
     async def send(self, msg: Mapping[str, Any]) -> None:
         last = Connection._last
@@ -99,14 +122,43 @@ class Connection:
         ws = self.ws
         if ws.state is not State.OPEN:
             raise ConnectionClosedError(None, None)
-        try:
-            broadcast((ws,), data, raise_exceptions=True, text=True)  # writes now, never waits
-        except ExceptionGroup:
-            raise ConnectionClosedError(None, None) from None
-        if ws.transport.get_write_buffer_size() > self.max_unsent:
-            log.warning("dropping a client more than %s bytes behind", self.max_unsent)
-            ws.transport.abort()
+        if not self._unsent:
+            self.outbox.add(self)
+            self._unsent_bytes = ws.transport.get_write_buffer_size()
+        self._unsent.append(data)
+        self._unsent_bytes += len(data)
+        if self._unsent_bytes > self.max_unsent:
+            self._drop()
             raise ConnectionClosedError(None, None)
+
+    def _drop(self) -> None:
+        log.warning("dropping a client more than %s bytes behind", self.max_unsent)
+        self._unsent = []
+        self.ws.transport.abort()
+
+    async def close(self, code: int, reason: str) -> None:
+        self.flush()  # what it was sent goes before the close frame
+        await self.ws.close(code, reason)
+
+    def flush(self) -> None:
+        """Write the queued messages, framed by the connection's protocol, in one write."""
+        unsent, self._unsent = self._unsent, []
+        ws = self.ws
+        if not unsent or ws.state is not State.OPEN or ws.send_in_progress is not None:
+            return  # closed meanwhile (its reader sees to the rest) or mid-fragment (never)
+        transport = ws.transport
+        try:
+            for data in unsent:
+                ws.protocol.send_text(data)
+            chunks = ws.protocol.data_to_send()
+            transport.write(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - a socket that fails is a client gone
+            transport.abort()
+            return
+        if not all(chunks):  # the protocol asked for an end of stream: let it have one
+            ws.send_data()
+        if transport.get_write_buffer_size() > self.max_unsent:
+            self._drop()
 
 
 def _envs() -> list[dict[str, Any]]:
@@ -145,6 +197,7 @@ class Server:
         self.invite_only = invite_only
         self.client_seeds = client_seeds
         self.max_unsent = max_unsent
+        self._outbox = Outbox()  # every connection's writes, once per pass of the loop
         self.limits = limits or Limits()
         self.options = options
         TableOptions(**options)  # fail now on an unknown option
@@ -214,6 +267,7 @@ class Server:
                 sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
+        self._outbox.flush()  # what the tables' closing said, before the close frames
         if self._server is not None:
             self._server.close()
             try:  # a half-closed client would hold this until the next keepalive ping
@@ -235,7 +289,7 @@ class Server:
             return
         self._per_address[key] += 1
         loop = asyncio.get_running_loop()
-        conn = Connection(ws, self.max_unsent, address)
+        conn = Connection(ws, self.max_unsent, address, self._outbox)
         bucket = Bucket(limits.messages_per_second, limits.burst, loop.time())
         no_hello = loop.call_later(limits.hello_timeout, self._hello_overdue, conn)
         self._conns.add(conn)
@@ -269,10 +323,11 @@ class Server:
             self.close_soon(conn, CLOSE_POLICY, f"no hello within {self.limits.hello_timeout:g} s")
 
     def close_soon(self, conn: Connection, code: int, reason: str) -> None:
-        """Send the close frame now; cut the connection if its reply does not come within a
-        second (a flooding client's reply waits behind everything it sent)."""
+        """Send the close frame next (after what it is being sent now, such as the reply that
+        says why); cut the connection if its reply does not come within a second (a flooding
+        client's reply waits behind everything it sent)."""
         conn.ws.close_timeout = CLOSE_GRACE
-        task = asyncio.get_running_loop().create_task(conn.ws.close(code, reason))
+        task = asyncio.get_running_loop().create_task(conn.close(code, reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
