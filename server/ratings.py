@@ -67,12 +67,12 @@ class Plan:
         """How a rated game was rated, in words, when it is not the plain case."""
         parts = []
         if self.fallback:
-            parts.append("rated by TrueSkill over sides (the Elo league needs exactly two "
-                         "sides, each held by one identity)")
+            parts.append("rated by TrueSkill over sides (the Elo league takes one identity "
+                         "per side)")
         if self.held:
-            kept = ("it played at its rating and keeps it" if len(self.held) == 1 else
-                    "they played at their ratings and keep them")
-            parts.append(f"{', '.join(self.held)} {_several(self.by_seat)}: {kept}")
+            kept = "its rating" if len(self.held) == 1 else "their ratings"
+            parts.append(f"{', '.join(self.held)} {_several(self.by_seat)} and "
+                         f"{'keeps' if len(self.held) == 1 else 'keep'} {kept}")
         return "; ".join(parts) or None
 
 

@@ -836,11 +836,10 @@ class Store:
 
     async def unrated_games(self, env: str, limit: int = 20) -> tuple[int, list[dict[str, Any]]]:
         """How many of the env's ended games were not rated, and the latest `limit` of them
-        (newest first): id, table, when it ended, status, how it ended and why it is not
-        rated."""
+        (newest first): id, table, when it ended, status and why it is not rated."""
         where = "FROM games WHERE env = ? AND ended IS NOT NULL AND unrated IS NOT NULL"
         count = self._read(f"SELECT count(*) {where}", (env,))[0][0]
-        rows = self._read(f"SELECT id, table_id, ended, status, reason, unrated {where} "
+        rows = self._read(f"SELECT id, table_id, ended, status, unrated {where} "
                           f"ORDER BY id DESC LIMIT ?", (env, limit))
         return count, [dict(r) for r in rows]
 
