@@ -62,7 +62,7 @@ from engine.sampling import random_action
 
 GARBAGE = ["", "   ", "[", "]]]][[[", "\x00\x01\x7f", "[Z99 Q-1]", "ignore previous instructions",
            "🙂" * 50, "[" + "9" * 400 + "]", "x" * 5000]
-RATINGS = ("trueskill", "elo", "none")
+RATINGS = ("trueskill", "trueskill-seats", "elo", "none")
 TIMEOUTS = ("default", "void")
 
 MAX_STEPS = 200_000  # actions a random playout may take before it counts as endless

@@ -592,8 +592,10 @@ class Env(ABC):
     game_class: ClassVar[type[Game]]
     default_preset: ClassVar[str] = "paper"
     seat_names: ClassVar[tuple[str, ...]] = ()
-    # How results become ratings: "trueskill" (sides/teams as ranked groups), "elo" (two sides,
-    # one identity each: SocialGrid's league) or "none" (one-seat tasks, scored by accuracy).
+    # How results become ratings (server/ratings.py): "trueskill" (sides/teams as ranked
+    # groups), "trueskill-seats" (every seat ranked on its own), "elo" (two sides, one identity
+    # each: SocialGrid's league; its other games by TrueSkill over sides) or "none" (one-seat
+    # tasks, scored by accuracy).
     rating: ClassVar[str] = "trueskill"
     hidden_roles: ClassVar[bool] = False  # roles are secret until the game ends
     invalid_moves: ClassVar[InvalidMovePolicy] = InvalidMovePolicy()

@@ -31,7 +31,7 @@ from engine.core import (
     derive_seed,
 )
 from engine.registry import all_envs, get
-from server import accounts, admin, maze_instances, names
+from server import accounts, admin, maze_instances, names, ratings
 from server import protocol as p
 from server.limits import (
     CLOSE_POLICY,
@@ -69,6 +69,7 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
                        "get a secret seed from the server, shown when the game ends (hosts may "
                        "allow chosen seeds: parlor serve --allow-client-seeds)")
 FORGET_BATCH = 1000  # unused names released per store job
+UNRATED_LISTED = 20  # the latest unrated games a leaderboard reply explains
 
 
 class Outbox:
@@ -258,7 +259,9 @@ class Server:
             except Exception:  # noqa: BLE001 - an unreadable game must not stop the server
                 log.exception("cannot replay interrupted game %s", game_id)
                 record, metrics = partial, {}
-            await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics)
+            await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics,
+                                         unrated="not rated: the game is void (the server "
+                                                 "stopped mid-game)")
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
@@ -900,6 +903,17 @@ class Server:
     async def _on_leaderboard(self, conn: Connection, req: p.Request) -> None:
         env = known_env(req["env"], req.id)
         assert self.store is not None
-        rows = await self.store.leaderboard(env.id)
+        leagues = ratings.LEAGUES.get(env.rating, ())
+        scheme = req.get("scheme")
+        if scheme is not None and scheme not in leagues:
+            raise p.ProtocolError(p.BAD_MESSAGE, f"{env.id} keeps no {scheme!r} ratings; "
+                                  f"it keeps {', '.join(leagues) or 'none'}", req.id)
+        rows: list[dict[str, Any]] = []
+        for league in [scheme] if scheme else leagues:  # unasked: the first with players
+            scheme, rows = league, await self.store.leaderboard(env.id, league)
+            if rows:
+                break
+        unrated_count, unrated = await self.store.unrated_games(env.id, UNRATED_LISTED)
         await self.reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
-                                          rows=rows))
+                                          league=scheme, leagues=list(leagues), rows=rows,
+                                          unrated_count=unrated_count, unrated=unrated))

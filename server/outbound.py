@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Event, Game
 from engine.outcome import seat_outcome
+from server import ratings
 from server.protocol import message
 from server.ratings import Rating
 
@@ -275,13 +276,21 @@ def turn_message(table: Table, seat: int, turn: int, deadline: float | None) -> 
 
 def game_over_message(table: Table, metrics: dict[str, Any], statuses: Mapping[int, str],
                       changes: Mapping[int, tuple[Rating | None, Rating]],
-                      unrated: str | None = None) -> dict[str, Any]:
+                      unrated: str | None = None, plan: ratings.Plan | None = None
+                      ) -> dict[str, Any]:
     """The end of a game: the same for every recipient (only post-game, public data: the
     hidden setup is revealed to everyone now, and the seed that dealt it, as text since it
-    may pass JSON's safe integers). `unrated`: why a played game was not rated."""
+    may pass JSON's safe integers). `unrated`: why the game was not rated ("not rated: …");
+    `plan`: how a rated game was rated — its league (`rating_scheme`), the seats whose
+    identity was held at its rating (`rating_held`) and, when not the plain case, how in
+    words (`rating_note`)."""
     game = table.game
     assert game is not None and game.result is not None
+    held = set(plan.held) if plan is not None else set()
     return message("game_over", table_id=table.id, game_id=table.game_id,
+                   rating_scheme=plan.league if plan is not None else None,
+                   rating_note=plan.note if plan is not None else None,
+                   rating_held=[str(s.index) for s in table.seats if s.identity in held],
                    result=game.result.to_json(), metrics=metrics,
                    outcomes={str(i): seat_outcome(game.result, i) for i in range(len(table.seats))},
                    statuses={str(k): v for k, v in statuses.items()},

@@ -143,7 +143,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "act": {"table_id": (_TABLE_ID, True), "turn": (_int(0), True), "action": (_action, True)},
     "leave": {"table_id": (_TABLE_ID, True)},
     "resume": {"table_id": (_TABLE_ID, True)},
-    "leaderboard": {"env": (_WORD, True)},
+    "leaderboard": {"env": (_WORD, True), "scheme": (_WORD, False)},
     "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
                 "limit": (_int(1, MAX_HISTORY_PAGE), False)},
     # The host's requests (server/admin.py): `token` is the admin token; no hello needed.

@@ -185,6 +185,30 @@ MIGRATIONS: list[str] = [
         WHERE token_hash IS NOT NULL;
     CREATE INDEX seats_player ON seats(player_id);
     """,
+    # Issue 22: people are rated beside bots. An env keeps ratings per scheme (SocialGrid: its
+    # Crew Elo league, and TrueSkill over sides for the games Elo cannot rate), and each game
+    # keeps why it was not rated. Until now only SocialGrid rated by Elo; games stored before
+    # kept no reason.
+    """
+    CREATE TABLE ratings_by_scheme (
+        env TEXT NOT NULL, scheme TEXT NOT NULL, identity TEXT NOT NULL, mu REAL NOT NULL,
+        sigma REAL NOT NULL, games INTEGER NOT NULL DEFAULT 0, updated REAL NOT NULL,
+        PRIMARY KEY (env, scheme, identity));
+    INSERT INTO ratings_by_scheme (env, scheme, identity, mu, sigma, games, updated)
+        SELECT env, CASE env WHEN 'socialgrid' THEN 'elo' ELSE 'trueskill' END, identity, mu,
+               sigma, games, updated FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE ratings_by_scheme RENAME TO ratings;
+    ALTER TABLE rating_history ADD COLUMN scheme TEXT NOT NULL DEFAULT 'trueskill';
+    UPDATE rating_history SET scheme = 'elo' WHERE env = 'socialgrid';
+    CREATE INDEX rating_history_game ON rating_history(game_id);
+    ALTER TABLE games ADD COLUMN unrated TEXT;
+    CREATE INDEX games_unrated ON games(env, id) WHERE unrated IS NOT NULL;
+    UPDATE games SET unrated = 'not rated: the game is void' WHERE status = 'void';
+    UPDATE games SET unrated = 'not rated (games stored before this version kept no reason)'
+        WHERE status = 'finished'
+        AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.game_id = games.id);
+    """,
 ]
 
 
@@ -652,22 +676,24 @@ class Store:
 
     async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
                           metrics: Mapping[str, Any], identities: Sequence[str] = (),
-                          rate: Rater | None = None, unwritten: Rows | None = None
+                          rate: Rater | None = None, scheme: str = "trueskill",
+                          unrated: str | None = None, unwritten: Rows | None = None
                           ) -> RatingChanges:
-        """Close a game: status, result, setup, seat statuses, metrics and rating updates, and
-        `unwritten` rows (a game written at its end) first, all in one transaction.
+        """Close a game: status, result, setup, seat statuses, metrics, why it is `unrated`
+        (None when it is rated) and rating updates, and `unwritten` rows (a game written at its
+        end) first, all in one transaction.
 
-        `rate(current)` gets the stored ratings of `identities` and returns {identity: (before,
-        after)}. It runs inside this game's write transaction, so two games ending at once never
-        rate from the same prior (the second would silently overwrite the first's update).
-        Returns the changes applied."""
+        `rate(current)` gets the stored ratings of `identities` in the env's league `scheme`
+        and returns {identity: (before, after)}. It runs inside this game's write transaction,
+        so two games ending at once never rate from the same prior (the second would silently
+        overwrite the first's update). Returns the changes applied."""
         result = record.result
         status = "void" if result is None or result.void else "finished"
         self._compactors.pop(game_id, None)
         game_row = (time.time(), status, result.reason if result else record.aborted,
                     _dump(result.to_json()) if result else None,
                     _dump(record.setup) if record.setup else None, record.aborted,
-                    _dump(metrics) if metrics else None, game_id)
+                    _dump(metrics) if metrics else None, unrated, game_id)
         seat_rows = [(seat_status, None if result is None or result.void
                       else result.rewards.get(seat), game_id, seat)
                      for seat, seat_status in statuses.items()]
@@ -676,21 +702,22 @@ class Store:
             if unwritten is not None:
                 _insert(c, unwritten)
             c.execute("UPDATE games SET ended = ?, status = ?, reason = ?, result = ?, "
-                      "setup = ?, aborted = ?, metrics = ? WHERE id = ?", game_row)
+                      "setup = ?, aborted = ?, metrics = ?, unrated = ? WHERE id = ?", game_row)
             c.executemany("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
                           "seat = ?", seat_rows)
-            changes = dict(rate(_ratings(c, record.env, identities))) if rate else {}
+            changes = dict(rate(_ratings(c, record.env, scheme, identities))) if rate else {}
             now = game_row[0]
             for identity, (before, after) in changes.items():
                 c.execute(
-                    "INSERT INTO ratings (env, identity, mu, sigma, games, updated) "
-                    "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (env, identity) DO UPDATE SET "
-                    "mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
+                    "INSERT INTO ratings (env, scheme, identity, mu, sigma, games, updated) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (env, scheme, identity) DO UPDATE "
+                    "SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
                     "updated = excluded.updated",
-                    (record.env, identity, after[0], after[1], now))
+                    (record.env, scheme, identity, after[0], after[1], now))
                 c.execute(
-                    "INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, record.env, identity, before[0] if before else None,
+                    "INSERT INTO rating_history (game_id, env, scheme, identity, mu_before, "
+                    "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, record.env, scheme, identity, before[0] if before else None,
                      before[1] if before else None, after[0], after[1]))
             return changes
         return await self.write(work)
@@ -764,14 +791,16 @@ class Store:
                 "json_each(?)) ORDER BY id", (after, _dump(list(instances)))):
             yield json.loads(text)
 
-    async def leaderboard(self, env: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The env's rated identities, best conservative skill (mu - 3 sigma) first, each with
+    async def leaderboard(self, env: str, scheme: str = "trueskill", limit: int = 100
+                          ) -> list[dict[str, Any]]:
+        """The env's rated identities in its league `scheme` ("trueskill" or "elo"), best
+        conservative skill (mu - 3 sigma) first, each with
         its rated games split into wins, draws and losses by engine/outcome.py's rule: in each
         rated game an identity won if one of its seats is among the winners (and none lost),
         lost if one of its seats got a negative reward without winning (and none won), else
         drew (a middle place with reward 0, an all-tied game, a self-play game that split)."""
-        rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? "
-                          "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, limit))
+        rows = self._read("SELECT identity, mu, sigma, games FROM ratings WHERE env = ? AND "
+                          "scheme = ? ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, scheme, limit))
         tallies = {r["identity"]: (r["wins"], r["losses"], r["rated"]) for r in self._read(
             """SELECT identity, sum(won > 0 AND lost = 0) AS wins,
                       sum(lost > 0 AND won = 0) AS losses, count(*) AS rated
@@ -783,10 +812,11 @@ class Store:
                            FROM rating_history h
                            JOIN games g ON g.id = h.game_id
                            JOIN seats s ON s.game_id = h.game_id AND s.identity = h.identity
-                           WHERE h.env = ? AND h.identity IN (SELECT value FROM json_each(?)))
+                           WHERE h.env = ? AND h.scheme = ?
+                                 AND h.identity IN (SELECT value FROM json_each(?)))
                      GROUP BY identity, game_id)
                GROUP BY identity""",
-            (env, _dump([r["identity"] for r in rows])))}
+            (env, scheme, _dump([r["identity"] for r in rows])))}
         board = []
         for r in rows:
             wins, losses, rated = tallies.get(r["identity"], (0, 0, 0))
@@ -794,6 +824,15 @@ class Store:
                           "conservative": r["mu"] - 3 * r["sigma"], "games": r["games"],
                           "wins": wins, "draws": rated - wins - losses, "losses": losses})
         return board
+
+    async def unrated_games(self, env: str, limit: int = 20) -> tuple[int, list[dict[str, Any]]]:
+        """How many of the env's ended games were not rated, and the latest `limit` of them
+        (newest first): id, table, when it ended, status and why it is not rated."""
+        where = "FROM games WHERE env = ? AND ended IS NOT NULL AND unrated IS NOT NULL"
+        count = self._read(f"SELECT count(*) {where}", (env,))[0][0]
+        rows = self._read(f"SELECT id, table_id, ended, status, unrated {where} "
+                          f"ORDER BY id DESC LIMIT ?", (env, limit))
+        return count, [dict(r) for r in rows]
 
     async def games(self, env: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """The latest games (newest first), optionally of one env."""
@@ -818,12 +857,14 @@ class Store:
         return game
 
 
-def _ratings(c: sqlite3.Connection, env: str, identities: Iterable[str]) -> dict[str, Rating]:
+def _ratings(c: sqlite3.Connection, env: str, scheme: str, identities: Iterable[str]
+             ) -> dict[str, Rating]:
     ids = sorted(set(identities))
     if not ids:
         return {}
-    rows = c.execute("SELECT identity, mu, sigma FROM ratings WHERE env = ? AND identity IN "
-                     "(SELECT value FROM json_each(?))", (env, _dump(ids))).fetchall()
+    rows = c.execute("SELECT identity, mu, sigma FROM ratings WHERE env = ? AND scheme = ? AND "
+                     "identity IN (SELECT value FROM json_each(?))",
+                     (env, scheme, _dump(ids))).fetchall()
     return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
 
 

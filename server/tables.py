@@ -612,24 +612,25 @@ class Table:
         identities = [s.identity for s in self.seats]
         result = game.result
         scheme = self.env.rating
+        plan = ratings.plan(scheme, result, identities)
 
         def rate(current: Mapping[str, ratings.Rating]) -> dict[str, ratings.Change]:
             # Runs inside the store's transaction: the prior is never stale.
             return ratings.rate(scheme, result, identities, current)
 
-        unrated = self._shared_address()
-        if unrated is not None:
+        unrated, kept = self._unrated(plan)
+        if unrated is not None and plan.unrated is None and not result.void:  # the host's rule
             metrics["unrated"] = unrated
         statuses = {s.index: s.status for s in self.seats}
         applied = await self.store.finish_game(self.game_id, record=record, statuses=statuses,
                                                metrics=metrics, identities=identities,
-                                               rate=rate if self.options.rated and
-                                               not unrated else None,
-                                               unwritten=self._unwritten)
+                                               rate=None if unrated else rate,
+                                               scheme=plan.league or "trueskill",
+                                               unrated=kept, unwritten=self._unwritten)
         self._unwritten = None
         changes = ratings.per_seat(applied, identities)
         self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes,
-                                                            unrated)
+                                                            unrated, None if unrated else plan)
         for conn, _ in self.recipients():
             await _safe_send(conn, self.game_over_message)
         await self.broadcast_table()
@@ -667,6 +668,26 @@ class Table:
             msg = message_for(seat)
             if msg is not None:
                 await _safe_send(conn, msg)
+
+    def _unrated(self, plan: ratings.Plan) -> tuple[str | None, str | None]:
+        """Why this game is not rated, in words ("not rated: …"), as its players are told and
+        as the store keeps it for the leaderboard, which anyone may read (so without whose
+        address was shared); (None, None) if it is rated."""
+        game = self.game
+        assert game is not None and game.result is not None
+        if game.result.void:
+            why = game.result.reason
+            said = f"not rated: the game is void ({why})" if why else "not rated: the game is void"
+        elif not self.options.rated:
+            said = "not rated: this table's games leave the ratings alone (a league rates them)"
+        elif plan.unrated is not None:
+            said = f"not rated: {plan.unrated}"
+        elif (shared := self._shared_address()) is not None:
+            return shared, ("not rated: two of its people connected from the same address "
+                            "(the host's rule)")
+        else:
+            return None, None
+        return said, said
 
     def _shared_address(self) -> str | None:
         """Why this game goes unrated, if the host asked (`unrated_same_address`) and two of

@@ -102,6 +102,8 @@ class Session:
     left: str | None = None  # the table we last left (a running game keeps our seat)
     game_over: dict[str, Any] | None = None
     leaderboards: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # The latest leaderboard reply per env, whole: its league and the games not rated, and why.
+    leaderboard_replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     instances: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # stored, by env
     last_error: dict[str, Any] | None = None
 
@@ -272,6 +274,7 @@ class Session:
 
     def _on_leaderboard(self, msg: dict[str, Any]) -> None:
         self.leaderboards[msg["env"]] = list(msg.get("rows") or [])
+        self.leaderboard_replies[msg["env"]] = msg
 
     def _on_instances(self, msg: dict[str, Any]) -> None:
         self.instances[msg["env"]] = list(msg.get("instances") or [])

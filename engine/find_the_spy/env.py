@@ -35,7 +35,7 @@ class FindTheSpyEnv(Env):
     default_preset = "paper"
     seat_names = tuple(seat_name(s) for s in range(PLAYERS))
     hidden_roles = True  # who holds the spy's word is secret until the end
-    rating = "none"  # scored by accuracy, as the paper scores each solver
+    rating = "trueskill-seats"  # each seat answers for itself: ranked by its own reward
     # A leaking description or a vote for a player not at the table: one retry, then the
     # default move ("(no description)", or a vote naming nobody).
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)

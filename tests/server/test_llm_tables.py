@@ -40,8 +40,8 @@ async def test_a_person_and_two_llm_bots_finish_an_ipd_game(make_server):
         usage = over["metrics"]["seats"][seat]["usage"]
         assert usage["decisions"] == 10 and usage["prompt_tokens"] > 0
     assert "usage" not in over["metrics"]["seats"]["0"]
-    # The same identity holds two seats: self-play is not rated.
-    assert over["rating_changes"] == {}
+    # The same identity holds two seats (two places of three): it keeps its rating, ada moves.
+    assert set(over["rating_changes"]) == {"0"} and over["rating_held"] == ["1", "2"]
     db = server.db_path
     seats = rows(db, "SELECT * FROM seats WHERE seat > 0")
     assert {s["identity"] for s in seats} == {identity}

@@ -19,7 +19,8 @@ def test_a_one_seat_game_is_not_rated_and_does_not_raise():
     solo = Result({0: 1.0}, (0,), "solved")
     for scheme in ratings.SCHEMES:
         assert ratings.rate(scheme, solo, ["m"], {}) == {}
-    assert ratings.unrated_reason("trueskill", solo, ["m"]) == "fewer than two sides"
+    assert ratings.unrated_reason("trueskill", solo, ["m"]) == "it has fewer than two sides"
+    assert ratings.unrated_reason("trueskill-seats", solo, ["m"]) == "it has one seat"
 
 
 @pytest.mark.parametrize("scheme", ["trueskill", "elo"])
@@ -43,16 +44,61 @@ def test_two_identities_on_one_side_are_a_team():
     assert changes["a"][1][0] > ratings.MU and changes["b"][1][0] > ratings.MU
     assert changes["a"][1][0] == pytest.approx(changes["b"][1][0])
     assert changes["c"][1][0] < ratings.MU
-    assert ratings.rate("elo", result, ["a", "b", "c", "c"], {}) == {}
-    assert "one identity" in ratings.unrated_reason("elo", result, ["a", "b", "c", "c"])
+    # Elo cannot rate it: the game is rated by TrueSkill over sides, in a league of its own.
+    plan = ratings.plan("elo", result, ["a", "b", "c", "c"])
+    assert plan.league == "trueskill" and plan.fallback and not plan.held
+    assert "the Elo league takes one identity per side" in plan.note
+    assert ratings.rate("elo", result, ["a", "b", "c", "c"], {}) == changes
 
 
-def test_an_identity_on_two_sides_is_not_rated():
-    identities = ["m1"] * 6 + ["m2"]  # m1 is a crewmate and an impostor
+def test_an_identity_on_two_sides_is_held_and_the_others_move():
+    identities = ["m1"] * 6 + ["m2"]  # m1 is a crewmate and an impostor, m2 an impostor
     for scheme in ("trueskill", "elo"):
-        assert ratings.rate(scheme, social(crew_won=True), identities, {}) == {}
-    assert ratings.unrated_reason("elo", social(True), identities) == \
-        "an identity plays on two sides"
+        plan = ratings.plan(scheme, social(crew_won=False), identities)
+        assert plan.league == "trueskill" and plan.held == ("m1",) and plan.unrated is None
+        assert "m1 sat on more than one side and keeps its rating" in plan.note
+        prior = {"m1": (30.0, 1.0), "m2": (20.0, 3.0)}
+        changes = ratings.rate(scheme, social(crew_won=False), identities, prior)
+        assert set(changes) == {"m2"} and changes["m2"][0] == (20.0, 3.0)
+        assert changes["m2"][1][0] > 20.0 and changes["m2"][1][1] < 3.0
+
+
+def test_a_person_among_bots_moves_evenly_and_the_bot_keeps_its_rating():
+    """A person crewmate with one bot in every other seat (SocialGrid's lobby default): each
+    side is the mean of its identities, so with equal ratings a win and a loss move the person
+    by the same amount (the sum would favour the side with the bot on it)."""
+    identities = ["human:ada"] + ["scripted:agent"] * 6
+    won = ratings.rate("trueskill", social(crew_won=True), identities, {})
+    lost = ratings.rate("trueskill", social(crew_won=False), identities, {})
+    assert set(won) == set(lost) == {"human:ada"}
+    up, down = won["human:ada"][1][0] - ratings.MU, lost["human:ada"][1][0] - ratings.MU
+    assert up > 0 and up == pytest.approx(-down)
+    # As an impostor with the bot beside and against them, the same.
+    impostor = ["scripted:agent"] * 6 + ["human:ada"]
+    assert ratings.rate("elo", social(crew_won=False), impostor, {})["human:ada"][1][0] == \
+        pytest.approx(won["human:ada"][1][0])
+
+
+def test_every_identity_on_two_sides_is_self_play_and_not_rated():
+    for identities in (["m"] * 7, ["m1", "m2"] * 3 + ["m1"]):
+        plan = ratings.plan("trueskill", social(True), identities)
+        assert plan.league is None and "self-play" in plan.unrated
+        assert ratings.rate("elo", social(True), identities, {}) == {}
+
+
+def test_seats_scheme_ranks_every_seat_on_its_own():
+    """Find the Spy: a person and three copies of one bot; the seats that named the spy (+1)
+    tie above those that did not (-1). The bot sits in three places, so it is held."""
+    result = Result({0: 1.0, 1: -1.0, 2: 1.0, 3: -1.0}, (0, 2), "named",
+                    sides=("civilians", "spy", "civilians", "civilians"))
+    identities = ["human:ada"] + ["scripted:describer"] * 3
+    plan = ratings.plan("trueskill-seats", result, identities)
+    assert plan.league == "trueskill" and plan.held == ("scripted:describer",)
+    changes = ratings.rate("trueskill-seats", result, identities, {})
+    assert set(changes) == {"human:ada"} and changes["human:ada"][1][0] > ratings.MU
+    wrong = Result({0: -1.0, 1: 1.0, 2: 1.0, 3: 1.0}, (1, 2, 3), "named")
+    assert ratings.rate("trueskill-seats", wrong, identities, {})["human:ada"][1][0] < \
+        ratings.MU
 
 
 def test_void_none_and_unknown_schemes_are_not_rated():
@@ -61,7 +107,8 @@ def test_void_none_and_unknown_schemes_are_not_rated():
     assert ratings.unrated_reason("elo", void, ["a", "b"]) == "the game is void"
     won = Result({0: 1.0, 1: 0.0}, (0,), "won")
     assert ratings.rate("none", won, ["a", "b"], {}) == {}
-    assert ratings.unrated_reason("none", won, ["a", "b"]) == "the environment is not rated"
+    assert ratings.unrated_reason("none", won, ["a", "b"]) == \
+        "it is scored by accuracy (a task, not a contest)"
     assert ratings.rate("glicko", won, ["a", "b"], {}) == {}
     assert ratings.unrated_reason("trueskill", won, ["a", "b"]) is None
 
@@ -86,7 +133,7 @@ def test_elo_rate_uses_sides_in_order_and_stores_sigma_zero():
     assert ratings.rate("elo", draw, ["c", "i"], {}) == {"c": (None, (1500.0, 0.0)),
                                                          "i": (None, (1500.0, 0.0))}
     three = Result({0: 1.0, 1: 0.0, 2: 0.0}, (0,), "r")
-    assert ratings.rate("elo", three, ["a", "b", "c"], {}) == {}
+    assert ratings.plan("elo", three, ["a", "b", "c"]).league == "trueskill"  # not Elo's
 
 
 def test_elo_league_replays_the_list_several_times():
@@ -127,7 +174,8 @@ async def test_store_rates_by_identity_and_orders_the_leaderboard(tmp_path):
         statuses = {s: "done" for s in range(len(identities))}
         changes = await store.finish_game(
             game_id, record=record, statuses=statuses, metrics={}, identities=identities,
-            rate=lambda current: ratings.rate(scheme, result, identities, current))
+            rate=lambda current: ratings.rate(scheme, result, identities, current),
+            scheme=ratings.plan(scheme, result, identities).league or "trueskill")
         return game_id, changes
 
     try:
@@ -138,7 +186,7 @@ async def test_store_rates_by_identity_and_orders_the_leaderboard(tmp_path):
         # The underdog's win moves it past the favourite: 1468 + 64 * 0.591075 = 1505.829.
         assert second["m1"][0] == (1468.0, 0.0)
         assert second["m1"][1][0] == pytest.approx(1505.829, abs=1e-3)
-        board = await store.leaderboard("socialgrid")
+        board = await store.leaderboard("socialgrid", "elo")
         assert [r["identity"] for r in board] == ["m1", "m2"]
         assert [r["games"] for r in board] == [2, 2]
         assert board[0]["conservative"] == board[0]["mu"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -25,6 +26,12 @@ EXPLAIN = {
     "elo": "Elo ratings: μ is the rating itself and σ is 0, so the rank is by rating.",
     "none": "This game is scored by accuracy, not rated: it has no leaderboard.",
 }
+# An env with more than one league (SocialGrid): what each one holds.
+LEAGUES = {
+    "trueskill": "People and mixed tables (TrueSkill over sides)",
+    "elo": "Crew Elo league (one identity per side)",
+}
+UNRATED_SHOWN = (1, 5)  # the latest unrated games listed at 80x24, and on a taller screen
 
 
 def who(identity: str, me: str | None) -> str:
@@ -47,20 +54,24 @@ class LeaderboardScreen(ParlorScreen):
         Binding("up", "move(-1)", "Pick row", show=False),
         Binding("down", "move(1)", "Pick row", key_display="↑↓"),
         Binding("r", "refresh", "Refresh"),
+        Binding("t", "league", "Other league"),
         HELP_BINDING,
     ]
 
     def __init__(self, env_id: str | None = None) -> None:
         super().__init__()
         self.env_id = env_id
+        self.league: str | None = None  # None: the server's choice (where people play)
 
     def compose(self) -> ComposeResult:
         envs = [(e["id"], e.get("title") or e["id"]) for e in self.session.envs]
         with Vertical(id="leaderboard-box"):
             yield Static("Leaderboard — ←/→ change game", classes="section-title")
             yield Cycler("Game", envs, self.env_id, id="lb-env")
+            yield Static(id="lb-league")
             yield DataTable(id="lb-rows", cursor_type="row", zebra_stripes=True)
             yield Static(id="lb-detail")
+            yield Static(id="lb-unrated")
             yield Static(id="lb-explain")
         yield Footer()
 
@@ -77,12 +88,31 @@ class LeaderboardScreen(ParlorScreen):
 
     def ask(self) -> None:
         if self.env:
-            self.client.send("leaderboard", env=self.env)
+            league = {"scheme": self.league} if self.league else {}
+            self.client.send("leaderboard", env=self.env, **league)
         self.show_rows()
 
     @on(Cycler.Changed, "#lb-env")
     def _env_changed(self) -> None:
+        self.league = None
         self.ask()
+
+    @property
+    def reply(self) -> dict[str, Any]:
+        return self.session.leaderboard_replies.get(self.env, {})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "league":
+            return len(self.reply.get("leagues") or []) > 1
+        return True
+
+    def action_league(self) -> None:
+        leagues = list(self.reply.get("leagues") or [])
+        if len(leagues) > 1:
+            now = self.reply.get("league")
+            self.league = leagues[(leagues.index(now) + 1) % len(leagues)] \
+                if now in leagues else leagues[0]
+            self.ask()
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] == "leaderboard":
@@ -111,8 +141,39 @@ class LeaderboardScreen(ParlorScreen):
             grid.move_cursor(row=min(keep, grid.row_count - 1))
         env = self.session.env_info(self.env) or {}
         scheme = env.get("rating") or "trueskill"
-        self.query_one("#lb-explain", Static).update(EXPLAIN.get(scheme, EXPLAIN["trueskill"]))
+        reply = self.reply
+        league = reply.get("league") or ("elo" if scheme == "elo" else scheme)
+        leagues = reply.get("leagues") or []
+        self.query_one("#lb-league", Static).update(
+            Text.assemble(("League  ", "bold"), LEAGUES.get(league, league),
+                          ("   t: the other league", "dim")) if len(leagues) > 1 else "")
+        self.query_one("#lb-league").display = len(leagues) > 1
+        self.query_one("#lb-explain", Static).update(
+            EXPLAIN.get(league if scheme != "none" else "none", EXPLAIN["trueskill"]))
+        self.show_unrated(scheme)
+        self.refresh_bindings()
         self.show_detail()
+
+    def show_unrated(self, scheme: str) -> None:
+        """How many of this game's games were not rated, and why the latest were not."""
+        box = self.query_one("#lb-unrated", Static)
+        count = self.reply.get("unrated_count") or 0
+        if scheme == "none" or not count:
+            box.update("")
+            box.display = False
+            return
+        box.display = True
+        shown = UNRATED_SHOWN[0] if self.size.height < 30 else UNRATED_SHOWN[1]
+        games = (self.reply.get("unrated") or [])[:shown]
+        text = Text(f"{_plural(count, 'game')} not rated" +
+                    (f"; the latest {len(games)}:" if count > 1 and len(games) > 1 else
+                     ("; the latest:" if count > 1 else ":")), style="bold")
+        for game in games:
+            when = time.strftime("%d %b %H:%M", time.localtime(game.get("ended") or 0))
+            why = str(game.get("unrated") or "not rated")
+            text.append(f"\n{game.get('table_id', '?')} · {when} · ", style="dim")
+            text.append(why[:1].upper() + why[1:], style="yellow")
+        box.update(text)
 
     def show_detail(self) -> None:
         """The highlighted row in full (a long bot identity is clipped in the table)."""

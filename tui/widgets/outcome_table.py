@@ -38,11 +38,13 @@ def seat_outcome(over: Mapping[str, Any], seat: int) -> str:
     return OUTCOME_WORDS.get(str(outcome), "—")
 
 
-def rating_words(change: Mapping[str, Any] | None, scheme: str | None) -> str:
-    """ "μ 25.0 → 27.3 (+2.3)"; Elo ratings are named so; a first rated game has no before."""
+def rating_words(change: Mapping[str, Any] | None, scheme: str | None,
+                 held: bool = False) -> str:
+    """ "μ 25.0 → 27.3 (+2.3)"; Elo ratings are named so; a first rated game has no before; a
+    seat whose player sat on several sides kept its rating ("held")."""
     after = (change or {}).get("after")
     if not after:
-        return "not rated"
+        return "held" if held else "not rated"
     name = "Elo" if scheme == "elo" else "μ"
     before = (change or {}).get("before")
     if not before:
@@ -73,6 +75,8 @@ class OutcomeTable(Static):
         rewards = result.get("rewards") or {}
         statuses = over.get("statuses") or {}
         changes = over.get("rating_changes") or {}
+        held = set(over.get("rating_held") or [])
+        scheme = over.get("rating_scheme") or scheme  # SocialGrid's people: TrueSkill, not Elo
         winners = set(result.get("winners") or [])
         table = Table(title="Rewards", title_justify="left", box=None, padding=(0, 1),
                       header_style="bold", title_style="bold")
@@ -87,9 +91,15 @@ class OutcomeTable(Static):
             table.add_row(Text(key, style=style), Text(who, style=style),
                           Text(seat_outcome(over, seat), style=style),
                           f"{reward:+g}" if isinstance(reward, int | float) else "—",
-                          status_words(statuses.get(key)), rating_words(changes.get(key), scheme))
+                          status_words(statuses.get(key)),
+                          rating_words(changes.get(key), scheme, key in held))
         reason = Text(str(result.get("reason") or ""))
-        if over.get("unrated"):  # the host's rule: people on one address are not rated
-            reason.append(f"\n{over['unrated'][:1].upper()}{over['unrated'][1:]}.",
-                          style="yellow")
+        for why, style in ((over.get("unrated"), "yellow"), (over.get("rating_note"), "dim")):
+            if why:  # why the game is not rated, or how it was when not the plain way
+                reason.append(f"\n{sentence(str(why))}", style=style)
         self.update(Group(headline(result, names, me), reason, Text(""), table))
+
+
+def sentence(words: str) -> str:
+    """ "not rated: …" -> "Not rated: …." """
+    return words[:1].upper() + words[1:] + ("" if words.endswith(".") else ".")
