@@ -7,19 +7,21 @@ import json
 from server.cli import main
 
 
-def _games(db: str) -> None:
+def _games(tmp_path, capsys) -> str:
+    """A database with a SocialGrid, a Find the Spy and a Colonel Blotto game."""
+    db = str(tmp_path / "p.db")
     for argv in (["socialgrid", "--seat", "crew=scripted:agent", "--seat",
                   "impostor=scripted:agent"],
                  ["find-the-spy", "--seat", "scripted:describer", *["--seat", "random"] * 3],
                  ["colonel-blotto", "--seat", "random", "--seat", "random", "--preset",
                   "small"]):
         assert main(["sim", *argv, "--games", "1", "--quiet", "--db", db]) == 0
+    capsys.readouterr()
+    return db
 
 
 def test_the_export_says_which_games_it_left_out_and_why(tmp_path, capsys):
-    db = str(tmp_path / "p.db")
-    _games(db)
-    capsys.readouterr()
+    db = _games(tmp_path, capsys)
     assert main(["export", "--format", "mindgames", "--db", db]) == 0
     out, err = capsys.readouterr()
     assert {json.loads(line)["env_name"] for line in out.splitlines()} == {"colonel-blotto"}
@@ -30,9 +32,7 @@ def test_the_export_says_which_games_it_left_out_and_why(tmp_path, capsys):
 
 
 def test_a_dealt_find_the_spy_game_names_its_deal_as_the_instance(tmp_path, capsys):
-    db = str(tmp_path / "p.db")
-    _games(db)
-    capsys.readouterr()
+    db = _games(tmp_path, capsys)
     assert main(["export", "--format", "socialmaze", "--db", db]) == 0
     out, err = capsys.readouterr()
     rows = [json.loads(line) for line in out.splitlines()]
