@@ -117,6 +117,10 @@ class Report:
     def void(self) -> int:
         return sum(o.crew_won is None for o in self.outcomes)
 
+    @property
+    def counted(self) -> int:
+        return len(self.outcomes) - self.void
+
     def render(self) -> str:
         m = len(self.models)
         width = max([32, *map(len, self.models)])  # a long spec is printed whole
@@ -135,7 +139,7 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "models": self.models, "episodes": len(self.outcomes),
-                "counted": len(self.outcomes) - self.void, "void": self.void,
+                "counted": self.counted, "void": self.void,
                 "played": self.played, "wall_time_s": round(self.wall, 3),
                 "standings": [r.to_json() for r in standings(self.models, self.outcomes)],
                 "matches": matches(self.outcomes)}

@@ -40,6 +40,9 @@ P = TypeVar("P")
 
 
 class LeagueReport(Protocol):
+    @property
+    def counted(self) -> int: ...  # games counted (not void), stored ones included
+
     def render(self) -> str: ...
 
     def to_json(self) -> dict[str, Any]: ...
@@ -89,6 +92,10 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
         Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
     if args.db:
         print(f"Stored in {args.db}.")
+    if not report.counted:
+        print(f"{command}: no game was counted: every game ended void (see --on-bot-failure)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -190,6 +190,10 @@ class Report:
     seconds: float
     stored: int = 0  # scheduled games found already stored (a run again on its --db)
 
+    @property
+    def counted(self) -> int:
+        return sum(games for rows in self.rows.values() for _, games, _ in rows)
+
     def to_json(self) -> dict[str, Any]:
         return {"tasks": {task.env: {**task_json(task, self.plan.presets[task.env],
                                                  self.rows[task.env]),

@@ -168,6 +168,10 @@ class Report:
             total.merge(r.tally)
         return total
 
+    @property
+    def counted(self) -> int:
+        return self.overall.games
+
     def tracks(self) -> dict[str, float]:
         """Track score: the mean of the per-env mu over the track's envs played (§7)."""
         mus = {r.env: r.rating[0] for r in self.results}

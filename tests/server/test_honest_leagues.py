@@ -9,6 +9,7 @@ import sqlite3
 
 from server.cli import main
 from tests.server.test_honest_sim import closed_port
+from tests.server.test_sim_and_bot_failures import broken_bot  # noqa: F401 - a fixture
 
 PAPER_POOLS = [
     "--candidate", "colonel-blotto:scripted:adaptive",
@@ -63,6 +64,14 @@ def test_an_unreachable_candidate_stops_the_league_before_any_game(tmp_path, cap
     assert f"{spec} cannot play: endpoint" in err and "no game was played" in err
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+def test_a_league_with_no_counted_game_exits_1(broken_bot, capsys):  # noqa: F811
+    assert main(["league", "mgref", "--candidate", broken_bot, "--refs", "random",
+                 "--env", "colonel-blotto", "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    assert "0 of 10 scheduled games counted; 10 games played now; wall" in out
+    assert "no game was counted: every game ended void" in err
 
 
 def test_maze_league_without_db_speaks_of_no_store(capsys):
