@@ -47,6 +47,27 @@ def available(env_id: str) -> dict[str, str]:
     return specs
 
 
+def check_spec(spec: str, env_id: str) -> None:
+    """BotSpecError (listing the valid bots) unless `spec` names a bot for `env_id`: random, a
+    scripted bot of the env, or a well-formed LLM spec. Builds nothing, calls nobody."""
+    _load_scripted(env_id)
+    from bots.llm.spec import is_llm_spec
+
+    if is_llm_spec(spec):
+        from bots.llm.settings import SettingsError
+        from bots.llm.spec import SpecError, parse_spec
+
+        try:
+            parse_spec(spec)
+        except (SpecError, SettingsError) as e:
+            raise BotSpecError(str(e)) from e
+        return
+    kind, _, name = spec.partition(":")
+    if spec != "random" and not (kind == "scripted" and name in SCRIPTED.get(env_id, {})):
+        raise BotSpecError(f"unknown bot {spec!r} for {env_id}; valid bots: "
+                           f"{', '.join(available(env_id))}")
+
+
 def make_bot(spec: str, env_id: str, seed: int = 0, *,
              keys: Mapping[str, str] | None = None) -> Bot:
     """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs.
@@ -64,10 +85,7 @@ def make_bot(spec: str, env_id: str, seed: int = 0, *,
             return make_llm_bot(spec, env_id, seed, keys=keys)
         except ValueError as e:  # malformed spec or settings, missing API key
             raise BotSpecError(str(e)) from e
-    kind, _, name = spec.partition(":")
-    if kind == "scripted" and name in SCRIPTED.get(env_id, {}):
-        bot = SCRIPTED[env_id][name][0](seed)
-        bot.identity = spec
-        return bot
-    raise BotSpecError(f"unknown bot {spec!r} for {env_id}; valid bots: "
-                       f"{', '.join(available(env_id))}")
+    check_spec(spec, env_id)
+    bot = SCRIPTED[env_id][spec.partition(":")[2]][0](seed)
+    bot.identity = spec
+    return bot

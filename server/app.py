@@ -335,14 +335,17 @@ class Server:
         task.add_done_callback(self._closing.discard)
 
     async def _on_message(self, conn: Connection, raw: str | bytes) -> None:
-        ref = None
+        ref, kind = None, "unreadable message"
         try:
             req = p.parse_client_message(raw)
-            ref = req.id
+            ref, kind = req.id, req.type
             if req.type not in ("hello", "admin") and conn.player is None:
                 raise p.ProtocolError(p.NOT_HELLO, "say hello first", ref)
             await getattr(self, f"_on_{req.type}")(conn, req)
         except p.ProtocolError as e:
+            # The code only: a message may quote what the client sent.
+            log.info("error to %s (%s): %s", conn.player.name if conn.player else conn.address,
+                     kind, e.code)
             await self.reply(conn, p.error(e.code, e.message, e.ref if e.ref is not None
                                             else ref))
         except Exception as e:  # noqa: BLE001 - a bug must not drop the connection
@@ -363,6 +366,7 @@ class Server:
         player = conn.player
         if player is None or player.conns:
             return
+        log.info("gone: %s (their last connection closed)", player.name)
         for table in list(self.tables.values()):  # tables left behind by a vanished creator
             creator = self._opened.get(table.id, (None,))[0]
             if creator is player and table.status == "waiting" and not any(
@@ -420,6 +424,8 @@ class Server:
                 raise p.ProtocolError(e.code, str(e), req.id) from None
             player = self.players.get(token) or Player(name=name, token=token)
             self.players[token] = player
+        log.info("hello: %s from %s%s", player.name, conn.address,
+                 " (again)" if conn.player is player else "")
         conn.player = player
         player.addresses.add(conn.address)
         back = not player.conns  # their first connection again: their seats are back
@@ -508,6 +514,9 @@ class Server:
         assert conn.player is not None
         self._opened[table.id] = (conn.player, asyncio.get_running_loop().time(),
                                   address_key(conn.address))
+        log.info("table %s: created by %s: %s%s, seats %s", table.id, conn.player.name,
+                 table.env.id, f" ({table.preset})" if table.preset else "",
+                 ", ".join(table.display_names()))
         join_seat = req.get("join_seat")
         if join_seat is not None:
             try:

@@ -74,6 +74,8 @@ def run_export(args: argparse.Namespace) -> int:
     tally = module.Tally()
     try:
         written = write_out(out, lambda stream: _write(module.rows(conn, envs, tally), stream))
+        tally.count_left_out(conn, envs, module.ENVS,
+                             {name: m.ENVS for name, (m, _) in FORMATS.items()})
     finally:
         conn.close()
     if not written:

@@ -41,12 +41,33 @@ class Tally:
         self.games = 0
         self.rows = 0
         self.skipped: Counter[str] = Counter()
+        self.left_out: dict[str, tuple[int, str]] = {}  # env -> (games, why), other envs'
 
     def summary(self, where: str) -> str:
         skipped = sum(self.skipped.values())
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
+        left = "; ".join(f"{n} {env} game{'s' * (n != 1)} ({reason})"
+                         for env, (n, reason) in self.left_out.items())
         return (f"wrote {self.rows} rows ({self.games} games) to {where}; skipped {skipped} "
-                f"games" + (f" ({why})" if why else ""))
+                f"games" + (f" ({why})" if why else "")
+                + (f"; left out {left}" if left else ""))
+
+    def count_left_out(self, conn: sqlite3.Connection, envs: tuple[str, ...],
+                       own: tuple[str, ...], formats: dict[str, tuple[str, ...]]) -> None:
+        """The games of the database's other envs, by env, with why they are not in this
+        export (`own`: the format's envs): --env left them out, another format holds them, or
+        none does."""
+        for env, n in conn.execute(
+                "SELECT env, count(*) FROM games WHERE env NOT IN (SELECT value FROM "
+                "json_each(?)) GROUP BY env ORDER BY env", (json.dumps(list(envs)),)):
+            elsewhere = [f for f, covered in formats.items() if env in covered]
+            if env in own:
+                reason = "not chosen by --env"
+            elif elsewhere:
+                reason = f"exported by --format {' or '.join(elsewhere)}"
+            else:
+                reason = "no export format holds this environment's games yet"
+            self.left_out[env] = (n, reason)
 
 
 def games(conn: sqlite3.Connection, envs: tuple[str, ...]) -> Iterator[sqlite3.Row]:

@@ -51,9 +51,7 @@ def _answers(conn: sqlite3.Connection, g: sqlite3.Row) -> Iterator[dict[str, Any
         "SELECT step, type, data FROM events WHERE game_id = ? AND type IN (SELECT value FROM "
         "json_each(?)) ORDER BY seq", (game_id, json.dumps(_EVENTS)))]
     base = {"game_id": game_id, "env_name": g["env"], "rules_version": g["rules_version"],
-            "preset": extra["preset"],
-            "instance_id": setup.get("instance_id", setup.get("recording_id")),
-            "content_hash": setup.get("content_hash"), "source": setup.get("source"),
+            "preset": extra["preset"], **_instance(setup),
             "expected_label": setup.get("answer_label")}
     for seat, step, answer in _scored(g["env"], events, setup):
         player = seats.get(seat)
@@ -63,6 +61,20 @@ def _answers(conn: sqlite3.Connection, g: sqlite3.Row) -> Iterator[dict[str, Any
                "latency_ms": action["latency_ms"] if action else None,
                "outcome": action["outcome"] if action else None,
                "answered_at": action["created"] if action else None}
+
+
+def _instance(setup: dict[str, Any]) -> dict[str, Any]:
+    """The instance's id, hash and source. A Find the Spy game dealt from its seed (no
+    recording) has no stored instance: its id is the deal itself, "CIVILIAN/SPY/P<spy player>"
+    (revealed in the setup at the end), so the same deal is found across players; source
+    "dealt"."""
+    found = setup.get("instance_id", setup.get("recording_id"))
+    if found is None and "civilian_word" in setup:
+        return {"instance_id": f"{setup['civilian_word']}/{setup['spy_word']}/"
+                               f"P{setup['spy_player']}",
+                "content_hash": None, "source": "dealt"}
+    return {"instance_id": found, "content_hash": setup.get("content_hash"),
+            "source": setup.get("source")}
 
 
 def _scored(env: str, events: list[tuple[int, str, dict[str, Any]]], setup: dict[str, Any]

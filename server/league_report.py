@@ -117,13 +117,18 @@ class Report:
     def void(self) -> int:
         return sum(o.crew_won is None for o in self.outcomes)
 
+    @property
+    def counted(self) -> int:
+        return len(self.outcomes) - self.void
+
     def render(self) -> str:
         m = len(self.models)
+        width = max([32, *map(len, self.models)])  # a long spec is printed whole
         lines = [f"{self.title}: {m} model{'s' * (m != 1)}, {m * m} pair{'s' * (m != 1)}",
-                 f"{'model':32} {'Crew Elo':>8} {'Crew WR':>7} {'Imp WR':>7} {'Det acc':>7} "
-                 f"{'games':>5}"]
+                 f"{'model':{width}} {'Crew Elo':>8} {'Crew WR':>7} {'Imp WR':>7} "
+                 f"{'Det acc':>7} {'games':>5}"]
         for r in standings(self.models, self.outcomes):
-            lines.append(f"{r.model[:32]:32} {r.crew_elo:>8.0f} {_pct(r.crew_wr):>7} "
+            lines.append(f"{r.model:{width}} {r.crew_elo:>8.0f} {_pct(r.crew_wr):>7} "
                          f"{_pct(r.impostor_wr):>7} {_pct(r.detection_accuracy):>7} "
                          f"{r.games:>5}")
         total = len(self.outcomes)
@@ -134,7 +139,7 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "models": self.models, "episodes": len(self.outcomes),
-                "counted": len(self.outcomes) - self.void, "void": self.void,
+                "counted": self.counted, "void": self.void,
                 "played": self.played, "wall_time_s": round(self.wall, 3),
                 "standings": [r.to_json() for r in standings(self.models, self.outcomes)],
                 "matches": matches(self.outcomes)}

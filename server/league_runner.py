@@ -30,6 +30,7 @@ from server import protocol as p
 from server.app import Server
 from server.policy import BotPolicy
 from server.progress import Progress
+from server.seating import split_spec
 from server.sim import SCRATCH_DB, run_workers
 from server.store import Store
 from server.tables import Table
@@ -39,13 +40,20 @@ P = TypeVar("P")
 
 
 class LeagueReport(Protocol):
+    @property
+    def counted(self) -> int: ...  # games counted (not void), stored ones included
+
     def render(self) -> str: ...
 
     def to_json(self) -> dict[str, Any]: ...
 
 
 class LeagueError(Exception):
-    """Bad input, said in one line; the command exits with status 2."""
+    """Bad input, said in one line; the command exits with `status` (2 unless said)."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -78,13 +86,24 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
         report = asyncio.run(run(args, checked, started))
     except LeagueError as e:
         print(f"{command}: error: {e}", file=sys.stderr)
-        return 2
+        return e.status
     print(report.render())
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
     if args.db:
         print(f"Stored in {args.db}.")
+    if not report.counted:
+        print(f"{command}: no game was counted: every game ended void (see --on-bot-failure)",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def run_line(played: int, stored: int, seconds: float) -> str:
+    """A league report's last line: the games this run played, those it found already stored
+    (a run again on its --db), the wall time."""
+    found = f", {stored} found already stored" if stored else ""
+    return f"{played} games played now{found}; wall time {seconds:.1f} s"
 
 
 def check_json_path(path: str | None) -> None:
@@ -142,6 +161,7 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
         await server.recover()  # void the games a killed run of this league left running
         found = _scheduled(await stored_games(server.store, tag), matches, key)
         pending = [m for m in matches if m not in found]
+        await _check_endpoints({split_spec(s)[1] for m in pending for s in m.specs})
         if found and not args.quiet:
             print(f"parlor league: {len(found)} of {len(matches)} games already stored; "
                   f"playing {len(pending)}", file=sys.stderr, flush=True)
@@ -160,6 +180,17 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
         if progress is not None:
             progress.finish()
     return found, len(pending)
+
+
+async def _check_endpoints(specs: set[str]) -> None:
+    """Every LLM seat's key and endpoint answer (as `parlor bots check` checks them), before
+    the first game; else LeagueError (status 1) naming each that failed."""
+    from bots.llm.check import unreachable
+
+    failed = await unreachable(specs)
+    if failed:
+        raise LeagueError("; ".join(f"{spec} cannot play: {why}" for spec, why in failed.items())
+                          + "; no game was played (`parlor bots check SPEC` says more)", 1)
 
 
 def _scheduled(stored: Mapping[GameKey, StoredGame], matches: Sequence[Match],

@@ -22,7 +22,15 @@ from typing import Any
 
 from engine.registry import env_ids, get
 from server import maze_instances
-from server.league_runner import GameKey, LeagueError, Match, identities, play_league, run_command
+from server.league_runner import (
+    GameKey,
+    LeagueError,
+    Match,
+    identities,
+    play_league,
+    run_command,
+    run_line,
+)
 from server.maze_published import TASKS, Task
 from server.maze_tables import Rows, task_json, task_lines
 from server.policy import BotPolicy
@@ -180,6 +188,11 @@ class Report:
     rows: dict[str, Rows]  # task -> (model, games, aggregate)
     played: int
     seconds: float
+    stored: int = 0  # scheduled games found already stored (a run again on its --db)
+
+    @property
+    def counted(self) -> int:
+        return sum(games for rows in self.rows.values() for _, games, _ in rows)
 
     def to_json(self) -> dict[str, Any]:
         return {"tasks": {task.env: {**task_json(task, self.plan.presets[task.env],
@@ -209,8 +222,7 @@ class Report:
                 for info in [self._instances(env)])]
         for task in self.plan.tasks:
             lines += ["", *task_lines(task, self.plan.presets[task.env], self.rows[task.env])]
-        lines.append(f"{self.played} games played now, the rest from the store; wall time "
-                     f"{self.seconds:.1f} s")
+        lines.append(run_line(self.played, self.stored, self.seconds))
         return "\n".join(lines)
 
 
@@ -234,4 +246,4 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
             aggregate = env.aggregate_metrics(games)
             rows.setdefault(task.env, []).append(
                 (model, aggregate["overall"].get("counted", len(games)), aggregate))
-    return Report(plan, rows, played, time.monotonic() - started)
+    return Report(plan, rows, played, time.monotonic() - started, len(matches) - played)

@@ -23,7 +23,7 @@ def task_json(task: Task, setting: str, rows: Rows) -> dict[str, Any]:
     for who, games, aggregate in rows:
         overall = aggregate["overall"]
         rate, n = overall.get(task.headline), _answers(overall, games)
-        models[who] = {"games": games, "accuracy": rate, "accuracy_95": interval(rate, n),
+        models[who] = {"games": games, "answers": n, "accuracy": rate, "accuracy_95": interval(rate, n),
                        **{k: overall.get(k) for k in task.columns},
                        **({task.baseline[0]: overall.get(task.baseline[0])}
                           if task.baseline else {}),
@@ -36,13 +36,19 @@ def task_lines(task: Task, setting: str, rows: Rows, who: str = "model",
                same_instances: bool = True) -> list[str]:
     """The task's table; the baseline once when every row played the same instances (a league),
     else under each row (a report of whatever games were played)."""
+    # A player holding several seats of a game (Find the Spy) gives several answers a game:
+    # the interval is over the answers, so they are a column of their own.
+    several = any(_answers(a["overall"], games) != games for _, games, a in rows)
+    width = max([32, *(len(name) + 1 for name, _, _ in rows)])
     lines = [f"{task.env} ({setting}): {task.headline_label}",
-             f"{who:<32}{'games':>6} {'accuracy [95% CI]':>20}" + "".join(
-                 f"{title:>9}" for title in task.columns.values())]
+             f"{who:<{width}}{'games':>6}" + (f"{'answers':>8}" if several else "")
+             + f" {'accuracy [95% CI]':>20}"
+             + "".join(f"{title:>9}" for title in task.columns.values())]
     for name, games, aggregate in rows:
         overall = aggregate["overall"]
-        lines.append(f"{name:<32}{games:>6} "
-                     f"{pct(overall.get(task.headline), _answers(overall, games)):>20}"
+        answers = _answers(overall, games)
+        lines.append(f"{name:<{width}}{games:>6}" + (f"{answers:>8}" if several else "")
+                     + f" {pct(overall.get(task.headline), answers):>20}"
                      + "".join(f"{share(overall.get(k)):>9}" for k in task.columns))
         if aggregate.get("kinds"):
             lines.append("  by query kind: " + "; ".join(

@@ -19,6 +19,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from bots.registry import BotSpecError, check_spec
 from engine.registry import get
 from server import ratings
 from server.league_runner import (
@@ -82,6 +83,11 @@ def _plan(args: argparse.Namespace) -> Plan:
         spec = candidates.get(e, candidates.get(None))
         if spec is None:
             raise LeagueError(f"no --candidate for {e}: give one for every env, or ENV:SPEC")
+        for bot in [spec, *refs[e]]:  # an unknown bot is named before any count is judged
+            try:
+                check_spec(bot, e)
+            except BotSpecError as error:
+                raise LeagueError(str(error)) from None
         if len(refs[e]) < MIN_REFS[e]:
             raise LeagueError(f"{e} needs at least {MIN_REFS[e]} references, got "
                               f"{len(refs[e])}")

@@ -30,7 +30,7 @@ from engine.evaluation import error_survival_warning, role_advantage, wilson_int
 from engine.outcome import seat_outcome
 from engine.records import Role
 from server import ratings
-from server.league_runner import StoredGame
+from server.league_runner import StoredGame, run_line
 from server.mgref_schedule import TRACKS, Scheduled
 
 CANDIDATE = "candidate"
@@ -168,6 +168,10 @@ class Report:
             total.merge(r.tally)
         return total
 
+    @property
+    def counted(self) -> int:
+        return self.overall.games
+
     def tracks(self) -> dict[str, float]:
         """Track score: the mean of the per-env mu over the track's envs played (§7)."""
         mus = {r.env: r.rating[0] for r in self.results}
@@ -207,8 +211,7 @@ class Report:
                     f"rating measures surviving the others' errors as much as skill.")
         total = self.overall
         lines.append(f"{total.games} of {total.scheduled} scheduled games counted; "
-                     f"{self.played} played now, the rest from the store; wall time "
-                     f"{self.seconds:.1f} s")
+                     + run_line(self.played, total.scheduled - self.played, self.seconds))
         return "\n".join(lines)
 
 

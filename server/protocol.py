@@ -499,3 +499,12 @@ def decode_server_message(raw: str | bytes) -> dict[str, Any]:
             SERVER_MESSAGES:
         raise ValueError(f"not a protocol v{VERSION} server message: {str(raw)[:200]}")
     return msg
+
+
+def plain_label(key: str, labels: Mapping[str, str] | None = None) -> str:
+    """`labels[key]` (an env's `metric_labels`), else the key in words: "invalid_rate" ->
+    "Invalid rate". Result screens and `parlor sim` name metrics by it."""
+    if labels and isinstance(labels.get(key), str):
+        return labels[key]
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:] if words else key

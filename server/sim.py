@@ -14,10 +14,10 @@ import asyncio
 import json
 import secrets
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
-from bots.registry import available
+from bots.registry import BotSpecError, available, check_spec
 from engine.aggregate import Sum, Totals
 from engine.core import ConfigError, Env, UnknownEnvError
 from engine.outcome import outcome_counts
@@ -26,6 +26,7 @@ from server import protocol as p
 from server.app import Server
 from server.policy import BotPolicy
 from server.progress import Progress
+from server.protocol import plain_label
 from server.seating import SeatingError, resolve_seats, split_spec
 from server.store import Store
 from server.tables import Table
@@ -34,6 +35,7 @@ T = TypeVar("T")
 # Without --db: SQLite's private temporary database. Unlike ":memory:" it spills to a temporary
 # file beyond its page cache, so 10,000 games do not hold 10,000 games of rows in memory.
 SCRATCH_DB = ""
+VOID_REASONS = 5  # distinct reasons for void games a summary keeps (each with its count)
 
 
 def _overrides(pairs: list[str], parser: argparse.ArgumentParser) -> dict[str, Any]:
@@ -73,9 +75,28 @@ def _validate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict
         parser.error(f"--workers must be at least 1, got {args.workers}")
     bots = available(env.id)
     for spec in args.seat:
-        if split_spec(spec)[1] == "human":
+        bot = split_spec(spec)[1]
+        if bot == "human":
             parser.error("parlor sim plays bots only; seat people with `parlor`")
+        try:  # before the progress line starts
+            check_spec(bot, env.id)
+        except BotSpecError as e:
+            parser.error(str(e))
     return {"env": env, "overrides": overrides, "bots": bots}
+
+
+def check_endpoints(command: str, specs: Iterable[str]) -> bool:
+    """Check every LLM seat's key and endpoint, as `parlor bots check` does, before the first
+    game; False (each failure said on stderr) when one cannot answer."""
+    from bots.llm.check import unreachable
+
+    failed = asyncio.run(unreachable(specs))
+    for spec, why in failed.items():
+        print(f"{command}: {spec} cannot play: {why}", file=sys.stderr)
+    if failed:
+        print(f"{command}: no game was played; `parlor bots check SPEC` says more",
+              file=sys.stderr)
+    return not failed
 
 
 class _Ranked(Generic[T]):
@@ -115,6 +136,7 @@ class Summary:
         self.rows: _Ranked[Totals] = _Ranked(Totals)
         self.usage: _Ranked[Totals] = _Ranked(Totals)
         self.provider_errors: _Ranked[Sum] = _Ranked(Sum)
+        self.void_reasons: dict[str, int] = {}  # the first VOID_REASONS distinct ones
 
     # A summary crosses processes (`--workers`) without its env, which may not pickle: the
     # env's id goes instead.
@@ -131,6 +153,17 @@ class Summary:
         self.rows.merge(other.rows, Totals.merge)
         self.usage.merge(other.usage, Totals.merge)
         self.provider_errors.merge(other.provider_errors, Sum.merge)
+        for reason, n in other.void_reasons.items():
+            self._void_reason(reason, n)
+
+    def _void_reason(self, reason: str, n: int = 1) -> None:
+        if reason in self.void_reasons or len(self.void_reasons) < VOID_REASONS:
+            self.void_reasons[reason] = self.void_reasons.get(reason, 0) + n
+
+    def failures(self) -> str:
+        """Why games ended void, most frequent first: "REASON (N games); ..."."""
+        ranked = sorted(self.void_reasons.items(), key=lambda item: -item[1])
+        return "; ".join(f"{reason} ({n} game{'s' * (n != 1)})" for reason, n in ranked)
 
     def add(self, k: int, table: Table, failed_calls: Mapping[int, int]) -> None:
         """Game number `k`, just ended; `failed_calls`: failed provider calls per seat.
@@ -140,6 +173,8 @@ class Summary:
         self.games += 1
         void = msg["result"]["void"]
         self.void += bool(void)
+        if void:
+            self._void_reason(str(msg["result"].get("reason") or "no reason given"))
         for seat in table.seats:
             rank, key = (k, seat.index), str(seat.index)
             if seat.usage:
@@ -158,37 +193,68 @@ class Summary:
     def render(self, aggregate: Mapping[str, Any]) -> str:
         errors = {spec: n.total for spec, n in self.provider_errors.items()}
         lines = [f"{self.env.title}: {self.games} games ({self.void} void, not counted below"
-                 + (f"; provider errors: {errors}" if any(errors.values()) else "") + ")",
-                 f"{'bot':32} {'seats':>5} {'W':>4} {'D':>4} {'L':>4} {'mean reward':>11} "
-                 f"{'invalid':>7} {'forfeits':>8}"]
+                 + (f"; provider errors: {errors}" if any(errors.values()) else "") + ")"]
+        if self.void_reasons:
+            lines.append(f"void: {self.failures()}")
+        width = max([32, *(len(key) for key, _ in [*self.rows.items(), *self.usage.items()])])
+        lines.append(f"{'bot':{width}} {'seats':>5} {'W':>4} {'D':>4} {'L':>4} "
+                     f"{'mean reward':>11} {'invalid':>7} {'forfeits':>8}")
         for spec, r in self.rows.items():
-            lines.append(f"{spec:32} {r.added:>5} {int(r.total('win')):>4} "
+            lines.append(f"{spec:{width}} {r.added:>5} {int(r.total('win')):>4} "
                          f"{int(r.total('draw')):>4} {int(r.total('loss')):>4} "
                          f"{r.total('reward') / (r.added or 1):>11.3f} "
                          f"{int(r.total('invalid_caused')):>7} {int(r.total('self_forfeit')):>8}")
         usage = self.usage.items()
         if usage:
-            lines.append(f"{'usage':32} {'decisions':>9} {'prompt tok':>10} {'compl tok':>9} "
-                         f"{'cost $':>8} {'ms/dec':>7} {'retries':>7} {'failed calls':>12}")
+            lines.append(f"{'usage':{width}} {'decisions':>9} {'prompt tok':>10} "
+                         f"{'compl tok':>9} {'cost $':>8} {'ms/dec':>7} {'retries':>7} "
+                         f"{'failed calls':>12}")
         for identity, u in usage:
-            lines.append(f"{identity[:32]:32} {int(u.total('decisions')):>9} "
+            lines.append(f"{identity:{width}} {int(u.total('decisions')):>9} "
                          f"{int(u.total('prompt_tokens')):>10} "
                          f"{int(u.total('completion_tokens')):>9} {u.total('cost'):>8.4f} "
                          f"{u.total('latency_ms') / (u.total('decisions') or 1):>7.1f} "
                          f"{int(u.total('retries')):>7} {int(u.total('failed_calls')):>12}")
-        # The env's own aggregation across games (void games left out by the env).
-        lines.append(f"{self.env.id} metrics: " + ", ".join(
-            f"{name} {_fmt(value)}" for name, value in aggregate.get("overall", {}).items()))
-        # The env's breakdowns (by query kind, Player 1's role, difficulty...), a line a group.
-        for block, groups in aggregate.items():
-            if block in ("overall", "seats") or not isinstance(groups, dict):
-                continue
-            for group, values in groups.items():
-                if isinstance(values, dict):
-                    lines.append(f"  {block} {group}: " + ", ".join(
-                        f"{name} {_fmt(value)}" for name, value in values.items()
-                        if not isinstance(value, dict)))
+        lines += metrics_table(self.env, aggregate)
         return "\n".join(lines)
+
+
+def metrics_table(env: Env, aggregate: Mapping[str, Any]) -> list[str]:
+    """The env's aggregate as people read it on a result screen: each figure by its label
+    (`metric_labels`, else its key in words), labels "Section: figure" grouped under their
+    section; then each breakdown (by role, query kind, difficulty...) as a table, a column per
+    group. Void games are left out by the env."""
+    labels = env.metric_labels
+    lines = ["", f"{env.title} metrics (the env's own aggregate):"]
+    sections: dict[str, list[tuple[str, Any]]] = {}
+    for key, value in aggregate.get("overall", {}).items():
+        if not isinstance(value, Mapping):
+            section, _, figure = plain_label(key, labels).rpartition(": ")
+            sections.setdefault(section, []).append((figure, value))
+    rows = [(figure[:1].upper() + figure[1:], value) for figure, value in sections.pop("", [])]
+    for section, figures in sections.items():
+        rows.append((f"{section}:", ""))
+        rows += [(f"  {figure}", value) for figure, value in figures]
+    width = max((len(label) for label, _ in rows), default=0)
+    lines += [f"  {label:{width}}  {_fmt(value)}".rstrip() for label, value in rows]
+    for block, groups in aggregate.items():
+        if block in ("overall", "seats") or not isinstance(groups, Mapping):
+            continue
+        groups = {str(g): v for g, v in groups.items() if isinstance(v, Mapping)}
+        keys = list(dict.fromkeys(k for v in groups.values() for k, x in v.items()
+                                  if not isinstance(x, Mapping)))
+        if not groups or not keys:
+            continue
+        names = {k: plain_label(k, labels) for k in keys}
+        width = max(len(n) for n in names.values())
+        columns = {g: max(len(g), *(len(_fmt(v.get(k))) for k in keys))
+                   for g, v in groups.items()}
+        lines += ["", f"By {plain_label(block).lower()}:",
+                  f"  {'':{width}}" + "".join(f"  {g:>{w}}" for g, w in columns.items())]
+        for k in keys:
+            lines.append(f"  {names[k]:{width}}" + "".join(
+                f"  {_fmt(groups[g].get(k)):>{w}}" for g, w in columns.items()))
+    return lines
 
 
 class Games:
@@ -314,6 +380,8 @@ def _fmt(value: Any) -> str:
 
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
+    if not check_endpoints("parlor sim", (split_spec(spec)[1] for spec in args.seat)):
+        return 1
     if args.workers > 1:  # server/sim_workers.py: the games shared out to N processes
         from server.sim_workers import run_workers
 
@@ -330,4 +398,8 @@ def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(summary.render(aggregate))
     if args.db:
         print(f"Stored in {args.db}.")
+    if summary.games == summary.void:
+        print(f"parlor sim: no game was counted: all {summary.games} ended void"
+              + (f" ({summary.failures()})" if summary.failures() else ""), file=sys.stderr)
+        return 1
     return 0

@@ -240,6 +240,9 @@ class Table:
         self._opening = asyncio.ensure_future(self._open())
         await asyncio.shield(self._opening)
         self.status = "playing"
+        # The host's log: who sits where, never a role, a seed or a setting of the game.
+        log.info("table %s: game %s started: %s, seats %s", self.id, self.game_id, self.env.id,
+                 ", ".join(self.display_names()))
         await self.broadcast_table()
         await self._broadcast(self.game.events, self._turns_due())
         await self._dispatch()
@@ -629,6 +632,9 @@ class Table:
                                                unrated=kept, unwritten=self._unwritten)
         self._unwritten = None
         changes = ratings.per_seat(applied, identities)
+        # After the end the result is public; the seed and the hidden setup stay out of the log.
+        log.info("table %s: game %s %s: %s", self.id, self.game_id,
+                 "void" if result.void else "finished", result.reason)
         self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes,
                                                             unrated, None if unrated else plan)
         for conn, _ in self.recipients():

@@ -4,6 +4,10 @@ Steps: the spec and its settings parse; the API key is in the environment; the e
 (its model list, where it has one); the model answers a tiny prompt; and a sample first move of a
 real game (Colonel Blotto by default) reads as a legal move with the engine's own parser.
 Exit status: 0 all good, 1 a step failed, 2 the spec itself is malformed.
+
+`unreachable(specs)` runs the same steps but the sample move, quietly, for the commands that
+play LLM seats headless (`parlor sim`, the leagues): an endpoint that cannot answer is said
+before the first game, not found by voiding every game.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from bots.base import BotError
@@ -37,8 +41,30 @@ def run_bots_check(spec: str, env_id: str = "colonel-blotto", *, out: Out = prin
     return asyncio.run(_check(parsed, spec, env_id, out, environ))
 
 
+async def unreachable(specs: Iterable[str], environ: Mapping[str, str] | None = None
+                      ) -> dict[str, str]:
+    """{spec: what failed} for the LLM specs among `specs` whose key, endpoint or tiny prompt
+    fails (`parlor bots check`'s steps but the sample move, all specs at once); {} when all
+    answer. Specs that are not LLM specs are left alone."""
+    from bots.llm.spec import is_llm_spec
+
+    async def one(raw: str) -> str | None:
+        lines: list[str] = []
+        try:
+            code = await _check(parse_spec(raw, environ), raw, "", lines.append, environ,
+                                move=False)
+        except (SpecError, SettingsError) as e:
+            return str(e)
+        failed = [line.removeprefix("✗ ") for line in lines if line.startswith("✗")]
+        return ("; ".join(failed) or "the check failed") if code else None
+
+    llm = sorted({s for s in specs if is_llm_spec(s)})
+    found = await asyncio.gather(*(one(s) for s in llm))
+    return {spec: why for spec, why in zip(llm, found, strict=True) if why is not None}
+
+
 async def _check(spec: LLMSpec, raw: str, env_id: str, out: Out,
-                 environ: Mapping[str, str] | None) -> int:
+                 environ: Mapping[str, str] | None, *, move: bool = True) -> int:
     from bots.llm.providers import make_provider
 
     source = "from the spec" if spec.base_url_from == "spec" else (
@@ -61,14 +87,14 @@ async def _check(spec: LLMSpec, raw: str, env_id: str, out: Out,
 
     provider = make_provider(spec, key)
     try:
-        return await _probe(spec, raw, env_id, out, environ, provider, keys)
+        return await _probe(spec, raw, env_id, out, environ, provider, keys, move)
     finally:
         await provider.aclose()
 
 
 async def _probe(spec: LLMSpec, raw: str, env_id: str, out: Out,
                  environ: Mapping[str, str] | None, provider: Provider,
-                 keys: Mapping[str, str]) -> int:
+                 keys: Mapping[str, str], move: bool = True) -> int:
     from bots.llm.bot import LLMBot
     from bots.llm.providers import ProviderError
     from bots.llm.retry import CallRecord, call_with_retries
@@ -104,6 +130,8 @@ async def _probe(spec: LLMSpec, raw: str, env_id: str, out: Out,
     if not done.text.strip():
         out(f"• note: the answer was empty (finish reason {done.finish_reason!r}); reasoning "
             f"models may need a larger max_tokens")
+    if not move:
+        return 0
 
     bot = LLMBot(spec, env_id, environ=environ, provider=provider, keys=keys)
     return await _sample_move(bot, raw, env_id, out)

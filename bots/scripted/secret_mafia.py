@@ -1,5 +1,6 @@
-"""Secret Mafia baseline: `scripted:agent` plays whichever role its seat is dealt (seat it on
-every seat, or on a side: `mafia=scripted:agent`).
+"""Secret Mafia baselines: `scripted:agent` plays whichever role its seat is dealt (seat it on
+every seat, or on a side: `mafia=scripted:agent`); `scripted:cautious`, `scripted:aggressive`,
+`scripted:quiet` and `scripted:loud` change one side of its play (`StyledBot`).
 
 Everything is read from the seat's view: the speeches and votes of the whole game (a view keeps
 them all) and the seat's own night results. Speeches use a few plain phrases the bots also
@@ -238,6 +239,107 @@ class MafiaBot(Bot):
         return f"I suspect Player {goat}; their story does not add up."
 
 
+class StyledBot(MafiaBot):
+    """`scripted:agent` with one side of its play changed, so a tournament has several distinct
+    scripted players (MG-Ref's Secret Mafia pool has four references). `village`: how a Villager,
+    Doctor or Detective talks and votes by day; `mafia`: how a Mafia member talks. The rest
+    (nights, the other side) is the agent's.
+
+    - cautious village: accuses nobody until a finding or a credible claim names a Mafia
+      member, and votes with the table (the most accused, lowest seat on a tie), never on a
+      hunch; its Detective claims only with a Mafia member to name.
+    - aggressive village: names a suspect from its first speech and calls for the vote, sticks
+      to that suspect until it is dead or shown clear; its Detective claims after its first
+      investigation, whatever it found.
+    - quiet Mafia: bland speeches naming nobody, no counter-claims; votes with the table.
+    - loud Mafia: claims to be the Detective on day 1 (unless a teammate already did), naming a
+      villager as Mafia, and keeps pushing that villager; votes for them.
+    """
+
+    def __init__(self, seed: int = 0, village: str = "agent", mafia: str = "agent") -> None:
+        super().__init__(seed)
+        self.village, self.mafia = village, mafia
+        self.target: int | None = None  # the aggressive villager's or loud Mafia's pick
+
+    def speak(self, public: Mapping[str, Any], private: Mapping[str, Any], me: int,
+              table: Table) -> str:
+        role = private["role"]
+        if role == "Mafia":
+            team = {me, *private.get("teammates", ())}
+            if self.mafia == "quiet":
+                return self.rng.choice(OPENERS)
+            if self.mafia == "loud":
+                goat = self.pick(self.scapegoat(team, table), team, table)
+                if goat is None:
+                    return "Let us keep our heads."
+                if not any(c in team for c in table.claims):
+                    return f"I am the Detective. Player {goat} is Mafia. Vote for Player {goat}."
+                return f"Player {goat} is Mafia. Vote for Player {goat}."
+        elif self.village == "cautious":
+            found = [f for f in private.get("investigations") or () if f["target"] is not None]
+            if role == "Detective" and any(f["mafia"] and f["target"] in table.alive
+                                           for f in found):
+                return super().speak(public, private, me, table)
+            mafia, _ = self.beliefs(private, me, table)
+            known = sorted(s for s in mafia if s in table.alive)
+            if known:
+                return f"The evidence points to Player {known[0]}. I vote for Player {known[0]}."
+            return "No leads yet; I will follow the evidence."
+        elif self.village == "aggressive":
+            found = [f for f in private.get("investigations") or () if f["target"] is not None]
+            if role == "Detective" and found:
+                named = " ".join(f"Player {f['target']} is {'Mafia' if f['mafia'] else 'clear'}."
+                                 for f in found)
+                return f"I am the Detective. {named} Vote with me."
+            pick = self.vote(private, me, sorted(table.alive - {me}), table)
+            return f"I suspect Player {pick}. I vote for Player {pick}."
+        return super().speak(public, private, me, table)
+
+    def vote(self, private: Mapping[str, Any], me: int, options: Sequence[int],
+             table: Table) -> int:
+        if private["role"] == "Mafia":
+            team = {me, *private.get("teammates", ())}
+            if self.mafia == "loud":
+                goat = self.pick(self.scapegoat(team, table), team, table)
+                if goat in options:
+                    return goat
+            return super().vote(private, me, options, table)
+        mafia, clear = self.beliefs(private, me, table)
+        known = [s for s in options if s in mafia]
+        if self.village == "cautious":
+            if known:
+                return known[0]
+            pool = [s for s in options if s not in clear] or list(options)
+            return max(pool, key=lambda s: (table.accused.get(s, 0), -s))
+        if self.village == "aggressive":
+            if known:
+                self.target = known[0]
+            elif self.target not in options or self.target in clear:
+                self.target = self.suspect(private, me, options, table)
+            return self.target
+        return super().vote(private, me, options, table)
+
+    def pick(self, goat: int | None, team: set[int], table: Table) -> int | None:
+        """The loud Mafia's villager to push: the one it first named while alive."""
+        if self.target is None or self.target not in table.alive or self.target in team:
+            self.target = goat
+        return self.target
+
+
 register_scripted(ENV, "agent", "plays its seat's role: the Mafia agree on a victim and "
                                 "deflect; the village votes on claims and accusations")(
     lambda seed: MafiaBot(seed))
+STYLES = {  # name -> (village style, Mafia style, description)
+    "cautious": ("cautious", "agent", "the agent, but a cautious village: accuses only on a "
+                                      "finding or a credible claim, votes with the table"),
+    "aggressive": ("aggressive", "agent", "the agent, but an aggressive village: names a "
+                                          "suspect at once, presses the vote, claims early"),
+    "quiet": ("agent", "quiet", "the agent, but a quiet Mafia: names nobody, never "
+                                "counter-claims, votes with the table"),
+    "loud": ("agent", "loud", "the agent, but a loud Mafia: claims to be the Detective on day "
+                              "1 and pushes one villager"),
+}
+
+for _name, (_village, _mafia, _text) in STYLES.items():
+    register_scripted(ENV, _name, _text)(
+        lambda seed, village=_village, mafia=_mafia: StyledBot(seed, village, mafia))

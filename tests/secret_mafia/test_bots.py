@@ -126,3 +126,64 @@ def test_a_villager_keeps_its_suspicion_between_speech_and_vote():
         seat = actor(game)
         game.act(seat, decide(bot, game, seat) if seat == 5 else "[4]")
     assert {"seat": 5, "target": 2} in game.history[-1]["votes"]
+
+
+STYLES = ("scripted:cautious", "scripted:aggressive", "scripted:quiet", "scripted:loud")
+
+
+def first_day(style_for):
+    """Seed DEALT's first day after a quiet night (Player 4 killed, the Detective clears
+    Player 5), each seat played by `style_for(seat)`: the speeches and the votes."""
+    game = new(DEALT)
+    night(game, victim=4, protect=5, investigate=5)
+    bots = {s: make_bot(style_for(s), ENV.id, s) for s in range(6)}
+    speeches, votes = {}, {}
+    while game.phase == "day":
+        seat = actor(game)
+        speeches.setdefault(seat, []).append(decide(bots[seat], game, seat)["text"])
+        game.act(seat, speeches[seat][-1])
+    while game.phase == "vote":
+        seat = actor(game)
+        votes[seat] = decide(bots[seat], game, seat)["choice"]
+        game.act(seat, {"choice": votes[seat]})
+    return speeches, votes
+
+
+def test_the_styled_players_are_listed_and_play_whole_games_legally():
+    assert set(STYLES) <= set(available(ENV.id))
+    for style in STYLES:
+        for seed in range(10):
+            game = play(seed, style, style)
+            assert game.over and all(a.outcome == "ok" for a in game.actions)
+
+
+def test_a_cautious_village_accuses_nobody_without_evidence():
+    speeches, _ = first_day(lambda s: "scripted:agent" if s in MAFIA else "scripted:cautious")
+    for seat in (0, 3, 5):  # the Detective only cleared Player 5: nothing to claim
+        assert all("Player" not in text for text in speeches[seat]), speeches[seat]
+    agents, _ = first_day(lambda s: "scripted:agent")
+    assert any("suspect Player" in t for s in (0, 3, 5) for t in agents[s])  # the agent does
+
+
+def test_an_aggressive_village_names_a_suspect_at_once_and_votes_for_them():
+    speeches, votes = first_day(
+        lambda s: "scripted:agent" if s in MAFIA else "scripted:aggressive")
+    assert speeches[DET][0] == "I am the Detective. Player 5 is clear. Vote with me."
+    for seat in (0, 5):
+        first = speeches[seat][0]
+        assert first.startswith("I suspect Player ") and "I vote for Player" in first
+        named = first.split()[3].rstrip(".")
+        if named != "5":  # it keeps its suspect, unless the Detective cleared them
+            assert votes[seat] == named
+        assert votes[seat] != "5"
+
+
+def test_a_quiet_mafia_names_nobody_and_a_loud_one_claims_the_detective():
+    quiet, _ = first_day(lambda s: "scripted:quiet" if s in MAFIA else "scripted:agent")
+    assert all("Player" not in t and "Detective" not in t for m in MAFIA for t in quiet[m])
+    loud, votes = first_day(lambda s: "scripted:loud" if s in MAFIA else "scripted:agent")
+    claims = [t for m in MAFIA for t in loud[m] if t.startswith("I am the Detective.")]
+    assert len(claims) == 1  # one member claims; the other backs the same villager
+    pushed = claims[0].split()[5]
+    assert all(f"Player {pushed} is Mafia." in t for m in MAFIA for t in loud[m])
+    assert votes[1] == votes[2] == pushed

@@ -97,3 +97,14 @@ def schema_at(conn: Any, version: int) -> None:
         conn.executescript(script)
     conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
     conn.execute("INSERT INTO schema_version VALUES (?)", (version,))
+
+
+def figures(out: str, label: str) -> list[str]:
+    """The values on the row of `parlor sim`'s metrics table labelled `label` (the first such
+    row): one value for an overall figure, one per group in a breakdown's table."""
+    for line in out.splitlines():
+        text = line.strip()
+        rest = text[len(label):]
+        if text.startswith(label) and (not rest or rest.startswith("  ")):
+            return rest.split()
+    raise AssertionError(f"no row labelled {label!r} in:\n{out}")

@@ -20,6 +20,7 @@ from server.app import Server
 from server.cli import main
 from server.progress import Progress
 from server.store import Store
+from tests.server.conftest import figures
 from tests.server.test_sim_and_bot_failures import broken_bot  # noqa: F401 - a fixture
 
 BLOTTO = ["sim", "colonel-blotto", "--seat", "random", "--seat", "scripted:uniform",
@@ -77,10 +78,6 @@ class _EnvProxy:
         return getattr(self._env, name)
 
 
-def _metrics_line(out: str, env_id: str) -> str:
-    return next(x for x in out.splitlines() if x.startswith(f"{env_id} metrics:"))
-
-
 async def _records(db) -> list:
     store = await Store.open(db)
     try:
@@ -103,8 +100,8 @@ def test_sim_folds_stored_metrics_without_records_and_drops_finished_tables(
     records = asyncio.run(_records(db))
     assert len(records) == 24
     expected = env.aggregate_metrics([env.game_metrics(r) for r in records])["overall"]
-    assert _metrics_line(out, env.id) == f"{env.id} metrics: " + ", ".join(
-        f"{name} {sim._fmt(value)}" for name, value in expected.items())
+    table = sim.metrics_table(env, {"overall": expected})
+    assert "\n".join(table) in out
     totals = {"random": [0, 0, 0, 0.0], "scripted:tit-for-tat": [0, 0, 0, 0.0]}
     for r in records:
         for seat, m in env.game_metrics(r)["seats"].items():
@@ -154,13 +151,14 @@ def test_concurrency_must_be_at_least_one(value, capsys):
 @pytest.mark.usefixtures("broken_bot")
 def test_void_games_provider_errors_and_failed_calls_are_summed(capsys):
     assert main(["sim", "colonel-blotto", "--seat", "random", "--seat", "scripted:broken",
-                 "--games", "3", "--concurrency", "2", "--quiet"]) == 0
+                 "--games", "3", "--concurrency", "2", "--quiet"]) == 1  # no game counted
     out = capsys.readouterr().out
     assert "3 games (3 void, not counted below; provider errors: {'random': 0, " \
            "'scripted:broken': 3})" in out
     failed = next(x for x in out.splitlines() if x.startswith("scripted:broken"))
     assert failed.split()[-1] == "3"  # one failed call per game
-    assert "games 3, counted 0, void 3" in _metrics_line(out, "colonel-blotto")
+    assert figures(out, "Games counted (not void)") == ["0"]
+    assert figures(out, "Void (aborted, not counted)") == ["3"]
 
 
 class _Stream(io.StringIO):

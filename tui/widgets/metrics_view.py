@@ -11,17 +11,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from server.protocol import plain_label
 from tui.widgets.private_panel import format_value
 
 Labels = Mapping[str, str]
-
-
-def plain_label(key: str, labels: Labels | None = None) -> str:
-    """`labels[key]`, else the key in words: "invalid_rate" -> "Invalid rate"."""
-    if labels and isinstance(labels.get(key), str):
-        return labels[key]
-    words = key.replace("_", " ").replace("-", " ").strip()
-    return words[:1].upper() + words[1:] if words else key
 
 
 def flatten(metrics: Mapping[str, Any], labels: Labels | None, prefix: str = ""
