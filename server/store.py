@@ -238,6 +238,13 @@ class Rows:
         self.events += other.events
         self.texts += other.texts
 
+    @classmethod
+    def joined(cls, parts: Iterable[Rows]) -> Rows:
+        rows = cls()
+        for part in parts:
+            rows.extend(part)
+        return rows
+
 
 def event_rows(game_id: int, events: Iterable[Event]) -> list[tuple[Any, ...]]:
     return [(game_id, e.seq, e.step, e.type, _dump(e.data),
@@ -257,6 +264,31 @@ def _insert(c: sqlite3.Connection, rows: Rows) -> None:
     if rows.events:
         c.executemany("INSERT INTO events (game_id, seq, step, type, data, visible_to, clock) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?)", rows.events)
+
+
+class _InsertRows:
+    """The job `write_rows` queues: its rows, which a group commit may insert with others'."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Rows) -> None:
+        self.rows = rows
+
+    def __call__(self, c: sqlite3.Connection) -> None:
+        _insert(c, self.rows)
+
+
+def _units(jobs: list[tuple[Job, asyncio.Future[Any]]]
+           ) -> list[list[tuple[Job, asyncio.Future[Any]]]]:
+    """The queued jobs in order, each run of `_InsertRows` together, every other job alone."""
+    units: list[list[tuple[Job, asyncio.Future[Any]]]] = []
+    for job in jobs:
+        if isinstance(job[0], _InsertRows) and units and isinstance(units[-1][0][0],
+                                                                    _InsertRows):
+            units[-1].append(job)
+        else:
+            units.append([job])
+    return units
 
 
 class Store:
@@ -357,30 +389,45 @@ class Store:
         return done
 
     def _flush(self) -> None:
-        """Commit every queued job in one transaction, then resolve their callers."""
+        """Commit every queued job in one transaction, then resolve their callers. Each job
+        has a savepoint of its own, so one that fails is undone alone; a run of queued rows
+        (`write_rows`: the moves of many tables) is inserted at once, and job by job only if
+        that fails."""
         self._flush_scheduled = False
         jobs, self._queue = self._queue, []
         if not jobs:
             return
         c = self._conn
         outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+        units = _units(jobs)
         alone = len(jobs) == 1  # its transaction is its savepoint
         try:
             c.execute("BEGIN IMMEDIATE")
-            for work, done in jobs:
-                if not alone:
-                    c.execute("SAVEPOINT job")
-                try:
-                    value = work(c)
-                except Exception as exc:  # noqa: BLE001 - the caller gets the error
-                    if alone:
-                        raise
-                    c.execute("ROLLBACK TO job")
-                    outcomes.append((done, None, exc))
-                else:
-                    outcomes.append((done, value, None))
-                if not alone:
-                    c.execute("RELEASE job")
+            for unit in units:
+                if len(unit) > 1:
+                    c.execute("SAVEPOINT rows")
+                    try:
+                        _insert(c, Rows.joined(work.rows for work, _ in unit))
+                    except Exception:  # noqa: BLE001 - find the one that fails, below
+                        c.execute("ROLLBACK TO rows")
+                    else:
+                        outcomes += [(done, None, None) for _, done in unit]
+                        unit = []
+                    c.execute("RELEASE rows")
+                for work, done in unit:
+                    if not alone:
+                        c.execute("SAVEPOINT job")
+                    try:
+                        value = work(c)
+                    except Exception as exc:  # noqa: BLE001 - the caller gets the error
+                        if alone:
+                            raise
+                        c.execute("ROLLBACK TO job")
+                        outcomes.append((done, None, exc))
+                    else:
+                        outcomes.append((done, value, None))
+                    if not alone:
+                        c.execute("RELEASE job")
             c.execute("COMMIT")
             self.commits += 1
             self.jobs += len(jobs)
@@ -643,7 +690,7 @@ class Store:
     async def write_rows(self, rows: Rows) -> None:
         """Store rows (an action and its events, or events alone) in the next group commit."""
         try:
-            await self.write(lambda c: _insert(c, rows))
+            await self.write(_InsertRows(rows))
         except Exception:
             # Later prompts of these games must not be stored as deltas of lost ones.
             for game_id in {row[0] for row in rows.actions}:

@@ -157,6 +157,31 @@ async def test_writes_made_together_share_one_commit_and_a_failing_one_rolls_bac
         await store.close()
 
 
+async def test_moves_queued_together_are_inserted_together_and_one_that_fails_fails_alone(
+        tmp_path):
+    """Many tables' moves in one group commit go in as one insert; when one of them cannot be
+    stored (here: an event whose seq is taken), only its caller hears of it."""
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        game = play("colonel-blotto", 2, 3)
+        game_id = await store.create_game(
+            table_id="t", env="colonel-blotto", rules_version="1", preset=None,
+            config={}, seed=3, seats=[{"identity": "random", "kind": "bot", "name": "r"}] * 2)
+        events = game.events
+        commits = store.commits
+        parts = [Rows(events=event_rows(game_id, events[i:i + 1])) for i in range(6)]
+        parts[3] = Rows(events=event_rows(game_id, events[1:2]))  # seq 1 again
+        results = await asyncio.gather(*(store.write_rows(r) for r in parts),
+                                       return_exceptions=True)
+        assert store.commits == commits + 1
+        assert [isinstance(r, sqlite3.IntegrityError) for r in results] == \
+            [False, False, False, True, False, False]
+        stored = [r["seq"] for r in await store.fetch("SELECT seq FROM events ORDER BY seq")]
+        assert stored == [0, 1, 2, 4, 5]
+    finally:
+        await store.close()
+
+
 async def test_a_commit_that_fails_fails_every_caller_and_the_store_goes_on(tmp_path):
     store = await Store.open(tmp_path / "p.db")
     other = sqlite3.connect(tmp_path / "p.db", timeout=0)
