@@ -4,18 +4,21 @@ request's text), its replies kept by fake connections instead of written to sock
 N tables (Blotto and IPD alternating, as in server_load.py) answer every `your_turn` at once
 with a random legal action. The clients' own work (reading each reply, choosing, writing the
 request) is timed apart and subtracted, so the figure is server CPU (process time) per client
-move, best of `--rounds` rounds after one warm-up round. Not what a user waits for (no kernel,
+move, best of `--rounds` rounds after one warm-up round, and the share of it the garbage
+collector took (with the collector tuned as `parlor serve` tunes it; `--default-gc`: CPython's
+defaults). Not what a user waits for (no kernel,
 no websocket framing: server_load.py measures those); less noisy on a shared machine, so two
 versions of the server can be compared back to back:
 
     PYTHONPATH=. python benchmarks/server_cpu.py [--tables 50] [--moves 3000] [--rounds 3]
-                                                 [--mix all-human|bot-heavy]
+                                                 [--mix all-human|bot-heavy] [--default-gc]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import sys
@@ -32,6 +35,7 @@ from engine.spaces import ActionSpace  # noqa: E402
 from server.app import Connection, Server  # noqa: E402
 from server.limits import UNLIMITED  # noqa: E402
 from server.protocol import decode_server_message  # noqa: E402
+from server.serve import tune_gc  # noqa: E402
 from server.store import Store  # noqa: E402
 
 SEATS = {"all-human": {"colonel-blotto": ["human", "human"],
@@ -114,6 +118,22 @@ async def play_slot(people: list[Client], env: str, seats: list[str], slot: int,
         await asyncio.gather(*(person.play(table) for person in people))
 
 
+class GcClock:
+    """CPU time the garbage collector takes (its callbacks), and its longest collection."""
+
+    def __init__(self) -> None:
+        self.seconds = self.longest = self._start = 0.0
+        gc.callbacks.append(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            took = time.process_time() - self._start
+            self.seconds += took
+            self.longest = max(self.longest, took)
+
+
 async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="parlor-cpu-") as tmp:
         db = str(Path(tmp) / "cpu.db")
@@ -131,18 +151,23 @@ async def run(args: argparse.Namespace) -> None:
                 await person.send("hello", name=f"p{t}x{k}")
                 await person.reply("welcome")
             slots.append((people, env, seats))
+        if not args.default_gc:
+            tune_gc()
+        collecting = GcClock()
         best = float("inf")
         for r in range(args.rounds + 1):
-            tally.moves, tally.client_cpu = 0, 0.0
+            tally.moves, tally.client_cpu, collecting.seconds = 0, 0.0, 0.0
             start = time.process_time()
             await asyncio.gather(*(play_slot(people, env, seats, i, args.moves, tally)
                                    for i, (people, env, seats) in enumerate(slots)))
             per_move = (time.process_time() - start - tally.client_cpu) / tally.moves * 1e6
             if r:
                 best = min(best, per_move)
+            gc_share = collecting.seconds / (time.process_time() - start) * 100
             print(f"round {r}{' (warm-up)' if not r else ''}: {tally.moves} moves, server "
-                  f"{per_move:.0f} µs/move (clients {tally.client_cpu / tally.moves * 1e6:.0f})",
-                  flush=True)
+                  f"{per_move:.0f} µs/move (clients {tally.client_cpu / tally.moves * 1e6:.0f}); "
+                  f"garbage collector {gc_share:.1f}% of the CPU, longest "
+                  f"{collecting.longest * 1000:.1f} ms", flush=True)
         print(f"{args.mix}, {args.tables} tables: best {best:.0f} µs of server CPU per move")
         await server.store.close()
 
@@ -154,6 +179,8 @@ def main() -> None:
                         "(games under way finish, so a round makes a few more)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--mix", default="all-human", choices=list(SEATS))
+    parser.add_argument("--default-gc", action="store_true",
+                        help="CPython's collector settings, not those of parlor serve")
     asyncio.run(run(parser.parse_args()))
 
 

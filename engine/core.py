@@ -62,6 +62,7 @@ Action = str | Mapping[str, Any]
 _Stored = tuple[Any, ...]
 _event_step = attrgetter("step")
 EVENT_PAGE = 256  # events read from the archive at a time
+DESCRIBED_LINES = 512  # event lines a describer keeps (`Env.describer`)
 SHARED_ACTIONS = 256  # distinct small structured actions a game shares one copy of (`_shared`)
 
 
@@ -667,12 +668,15 @@ class Env(ABC):
         describe = getattr(self.text, "describe_event", None)
         if describe is None:
             describe = describe_generic
-        # These lines do not depend on the reader: one per event, whoever asks for it again.
+        # These lines do not depend on the reader: one per event, whoever asks for it again
+        # (the latest few hundred: a describer may serve a whole game).
         lines: dict[int, str] = {}
 
         def line(e: Event, seat: int | None) -> str:
             text = lines.get(e.seq)
             if text is None:
+                if len(lines) >= DESCRIBED_LINES:
+                    lines.clear()
                 text = lines[e.seq] = describe(e.type, e.data, naming_)
             return text
         return line

@@ -172,9 +172,13 @@ def _numbering(table: Table) -> Numbering:
 
 
 def _describer(table: Table) -> Callable[[Event, int | None], str]:
-    """The env's transcript line for an event, naming seats by the table's display names (one
-    namer for all the lines this describer writes: making one costs more than a line)."""
-    return table.env.describer(table.namer())
+    """The env's transcript line for an event, naming seats by the table's display names: one
+    describer for the game while the names stay (making its namer costs more than a line)."""
+    names = table.display_names()
+    kept = table.describer
+    if kept is None or kept[0] is not table.game or kept[1] != names:
+        kept = table.describer = (table.game, names, table.env.describer(table.namer(names)))
+    return kept[2]
 
 
 def _event_json(e: Event, seat: int | None, describe: Callable[[Event, int | None], str],

@@ -167,6 +167,8 @@ class Table:
         self.barred: set[Player] = set()  # people the host removed: no seat here again
         self.game: Game | None = None
         self.numbering: outbound.Numbering | None = None  # the game's events per recipient
+        # (game, display names, describer): event lines, made again when a name changes
+        self.describer: tuple[Any, list[str], Callable[[Event, int | None], str]] | None = None
         # Per recipient seat: the last view's public and private parts, the view, its text.
         self.rendered: dict[int | None, tuple[Any, Any, dict[str, Any], str]] = {}
         self.game_id: int | None = None
@@ -201,9 +203,9 @@ class Table:
         counts = Counter(names)
         return [f"{n} #{i}" if counts[n] > 1 else n for i, n in enumerate(names)]
 
-    def namer(self) -> Callable[[int], str]:
+    def namer(self, names: list[str] | None = None) -> Callable[[int], str]:
         """Seat index -> display name, for the event texts the env writes."""
-        names = self.display_names()
+        names = names or self.display_names()
         seat_name = self.env.seat_name
         return lambda seat: names[seat] if 0 <= seat < len(names) else seat_name(seat)
 
