@@ -7,11 +7,12 @@ connection (and every game) goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from ssl import SSLContext
 from typing import Any
 
@@ -73,17 +74,30 @@ UNRATED_LISTED = 20  # the latest unrated games a leaderboard reply explains
 
 
 class Outbox:
-    """The connections sent something in this pass of the event loop: each is written once,
-    all its messages in one write, when the pass's callbacks are done (a move makes several
-    messages per recipient; a write is a system call)."""
+    """Sends that go out together. While a table tells everyone about a move (`holding`: its
+    events, then the turns it hands out, with no wait in between) each connection's messages
+    are kept and then written at once, in one write (a move makes several messages per
+    recipient, and a write is a system call). Any other send is written at once."""
 
     def __init__(self) -> None:
         self._due: list[Connection] = []
+        self._depth = 0
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if not self._depth:
+                self.flush()
 
     def add(self, conn: Connection) -> None:
-        if not self._due:
-            asyncio.get_running_loop().call_soon(self.flush)
-        self._due.append(conn)
+        if self._depth:
+            self._due.append(conn)
+        else:
+            conn.flush()
 
     def flush(self) -> None:
         due, self._due = self._due, []
@@ -94,8 +108,8 @@ class Outbox:
 class Connection:
     """One websocket; `player` is set by hello.
 
-    Sending never waits: a message is queued for the connection's next write (`Outbox`), which
-    goes into the socket, or into the transport's buffer when the client is behind. A client
+    Sending never waits: a message goes into the socket (with the others of its `Outbox`
+    batch), or into the transport's buffer when the client is behind. A client
     whose unsent messages pass `max_unsent` bytes (it stopped reading) is dropped, so no
     recipient ever holds up a table; the drop is a disconnect like any other (grace, then the
     table's policy)."""
@@ -123,23 +137,21 @@ class Connection:
         ws = self.ws
         if ws.state is not State.OPEN:
             raise ConnectionClosedError(None, None)
-        if not self._unsent:
-            self.outbox.add(self)
+        first = not self._unsent
+        if first:
             self._unsent_bytes = ws.transport.get_write_buffer_size()
         self._unsent.append(data)
         self._unsent_bytes += len(data)
         if self._unsent_bytes > self.max_unsent:
             self._drop()
             raise ConnectionClosedError(None, None)
+        if first:
+            self.outbox.add(self)
 
     def _drop(self) -> None:
         log.warning("dropping a client more than %s bytes behind", self.max_unsent)
         self._unsent = []
         self.ws.transport.abort()
-
-    async def close(self, code: int, reason: str) -> None:
-        self.flush()  # what it was sent goes before the close frame
-        await self.ws.close(code, reason)
 
     def flush(self) -> None:
         """Write the queued messages, framed by the connection's protocol, in one write."""
@@ -198,7 +210,7 @@ class Server:
         self.invite_only = invite_only
         self.client_seeds = client_seeds
         self.max_unsent = max_unsent
-        self._outbox = Outbox()  # every connection's writes, once per pass of the loop
+        self._outbox = Outbox()  # a table's messages for one move, one write per connection
         self.limits = limits or Limits()
         self.options = options
         TableOptions(**options)  # fail now on an unknown option
@@ -270,7 +282,6 @@ class Server:
                 sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
-        self._outbox.flush()  # what the tables' closing said, before the close frames
         if self._server is not None:
             self._server.close()
             try:  # a half-closed client would hold this until the next keepalive ping
@@ -326,11 +337,11 @@ class Server:
             self.close_soon(conn, CLOSE_POLICY, f"no hello within {self.limits.hello_timeout:g} s")
 
     def close_soon(self, conn: Connection, code: int, reason: str) -> None:
-        """Send the close frame next (after what it is being sent now, such as the reply that
-        says why); cut the connection if its reply does not come within a second (a flooding
-        client's reply waits behind everything it sent)."""
+        """Send the close frame next (after the reply that says why); cut the connection if
+        its reply does not come within a second (a flooding client's reply waits behind
+        everything it sent)."""
         conn.ws.close_timeout = CLOSE_GRACE
-        task = asyncio.get_running_loop().create_task(conn.close(code, reason))
+        task = asyncio.get_running_loop().create_task(conn.ws.close(code, reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
@@ -677,6 +688,7 @@ class Server:
                       self.store, TableOptions(**(self.options | {"on_bot_failure": policy,
                                                                   "on_timeout": on_timeout or
                                                                   self.options.get("on_timeout")})))
+        table.holding = self._outbox.holding
         self.tables[table_id] = table
         if player is not None:
             self.seat_limits.record(player.identity, table_id, llm_seats(specs))

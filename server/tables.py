@@ -167,6 +167,10 @@ class Table:
         self.barred: set[Player] = set()  # people the host removed: no seat here again
         self.game: Game | None = None
         self.numbering: outbound.Numbering | None = None  # the game's events per recipient
+        # Sends made in `with holding():` go out together (the server's Outbox): only around
+        # code that never waits, since every other table's sends wait for it.
+        self.holding: Callable[[], contextlib.AbstractContextManager[None]] = \
+            contextlib.nullcontext
         # (game, display names, describer): event lines, made again when a name changes
         self.describer: tuple[Any, list[str], Callable[[Event, int | None], str]] | None = None
         # Per recipient seat: the last view's public and private parts, the view, its text.
@@ -245,9 +249,10 @@ class Table:
         # The host's log: who sits where, never a role, a seed or a setting of the game.
         log.info("table %s: game %s started: %s, seats %s", self.id, self.game_id, self.env.id,
                  ", ".join(self.display_names()))
-        await self.broadcast_table()
-        await self._broadcast(self.game.events, self._turns_due())
-        await self._dispatch()
+        with self.holding():
+            await self.broadcast_table()
+            await self._broadcast(self.game.events, self._turns_due())
+            await self._dispatch()
 
     async def _open(self) -> None:
         """The game's row, its seats and its first events, in the store."""
@@ -352,13 +357,15 @@ class Table:
         self._end_turn(seat)
         if record.fatal:
             seat.status = "forfeit"
-        await self._broadcast(events, self._turns_due())
         if self._archive is not None:  # the store has every event: the game keeps a window
             game.forget_old(self._archive, EVENTS_KEPT)
         if game.over:
+            await self._broadcast(events, self._turns_due())
             await self._finish()
         else:
-            await self._dispatch()
+            with self.holding():  # nothing in here waits: each recipient gets one write
+                await self._broadcast(events, self._turns_due())
+                await self._dispatch()
 
     async def abort(self, reason: str, seat: Seat | None = None, status: str | None = None
                     ) -> None:
@@ -639,9 +646,10 @@ class Table:
                  "void" if result.void else "finished", result.reason)
         self.game_over_message = outbound.game_over_message(self, metrics, statuses, changes,
                                                             unrated, None if unrated else plan)
-        for conn, _ in self.recipients():
-            await _safe_send(conn, self.game_over_message)
-        await self.broadcast_table()
+        with self.holding():
+            for conn, _ in self.recipients():
+                await _safe_send(conn, self.game_over_message)
+            await self.broadcast_table()
         for task in [s.task for s in self.seats] + [self._scripted]:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()

@@ -126,6 +126,32 @@ async def test_an_event_leaves_the_view_to_the_turn_that_follows_it(server):
         await c.close()
 
 
+async def test_a_moves_messages_reach_each_recipient_in_one_write(server):
+    """The event that resolves a round and the turn that follows it go out in one write per
+    connection (one system call, not one per message); a reply goes out at once."""
+    ada, bob, eve, table = await _two_people_and_a_spectator(server)
+    writes: dict[str, list[bytes]] = {"ada": [], "bob": [], "eve": []}
+    for conn in server._conns:
+        if conn.player is not None and conn.player.name in writes:
+            kept, transport = writes[conn.player.name], conn.ws.transport
+            transport.write = (lambda data, kept=kept, write=transport.write:
+                               (kept.append(data), write(data))[1])
+    turns = [await ada.wait_for("your_turn"), await bob.wait_for("your_turn")]
+    await ada.send("act", table_id=table["id"], turn=turns[0]["turn"], action=ALLOC)
+    await bob.wait_for("event")
+    await bob.send("act", table_id=table["id"], turn=turns[1]["turn"], action="[A1 B1 C18]")
+    for client in (ada, bob):
+        await client.wait_for("your_turn")
+    one = [w for w in writes["bob"] if b'"round_resolved"' in w]
+    assert len(one) == 1 and b'"your_turn"' in one[0]  # both frames, one write
+    assert len(writes["ada"]) >= 3 and len(writes["eve"]) >= 2
+    listed = len(writes["eve"])
+    await eve.request("list_tables")
+    assert len(writes["eve"]) == listed + 1  # the reply, written as it was made
+    for c in (ada, bob, eve):
+        await c.close()
+
+
 async def test_actions_are_committed_before_they_are_broadcast(server):
     ada = await Client.connect(server.url, "ada")
     await ada.request("create_table", env="colonel-blotto", seats=["human", "random"], seed=2,
