@@ -88,9 +88,8 @@ def action_space(game: AmongGame) -> ActionSpace:
         options.append(Option(o.id, o.label, arg))
     prompt = "Vote to eject a player." if game.phase == "meeting" else "Choose an action."
     return ActionSpace(kind="choice", prompt=prompt, options=tuple(options),
-                       syntax="the action's number or its text, e.g. "
-                              f"'{game.offers[0].label}'; SPEAK: <message>; "
-                              "VIEW MONITOR <room>")
+                       syntax=f"[{game.offers[0].label}] (an action's text or number; "
+                              "SPEAK: <message>; VIEW MONITOR <room>)")
 
 
 def public_state(game: AmongGame) -> dict[str, Any]:
