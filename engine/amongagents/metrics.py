@@ -89,6 +89,8 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
             seats[d["seat"]][f"{d['verb']}_actions"] += 1
             if d["verb"] == "task" and d["left"] == 0:
                 seats[d["seat"]]["tasks_completed"] += 1
+        elif kind == "camera":
+            seats[d["seat"]]["monitor_actions"] += 1
         elif kind == "meeting_called":
             seats[d["seat"]][f"{d['kind']}_actions"] += 1
         elif kind == "meeting_started":

@@ -220,9 +220,9 @@ class AmongGame(Game):
 
     # -- the task phase ----------------------------------------------------------------------
     def _observe(self, seat: int, rooms: tuple[str, ...], entry: dict[str, Any],
-                 own: dict[str, Any] | None = None) -> None:
+                 own: dict[str, Any] | None = None, own_event: str | None = None) -> None:
         """`entry` is seen by the other living players in `rooms`; the actor keeps `own` (or
-        the entry itself) among its own actions."""
+        the entry itself) among its own actions, told as `own_event` when it differs."""
         watchers = [s for s in range(self.players)
                     if s != seat and self.alive[s] and self.location[s] in rooms]
         mine = entry if own is None else own
@@ -232,7 +232,8 @@ class AmongGame(Game):
         if own is None:
             self.emit("action", entry, (seat, *watchers))
         else:
-            self.emit("task_worked", own, (seat,))
+            if own_event:
+                self.emit(own_event, own, (seat,))
             if watchers:
                 self.emit("action", entry, watchers)
 
@@ -263,12 +264,13 @@ class AmongGame(Game):
             task = self.tasks[seat][offer.task]  # type: ignore[index]
             task[1] -= 1
             own = {**base, "task": views.task_json(task[0]), "left": task[1]}
-            self._observe(seat, (room,), {**base, "verb": "working"}, own)
+            self._observe(seat, (room,), {**base, "verb": "working"}, own, "task_worked")
         elif verb == "speak":
             self._observe(seat, (room,), {**base, "text": chosen.text})
         elif verb == "monitor":
+            # Others in Security see the monitor used, not which room it shows.
+            self._observe(seat, (room,), base, {**base, "watched": chosen.room})
             self._watch(seat, chosen.room)  # type: ignore[arg-type]
-            self._observe(seat, (room,), {**base, "watched": chosen.room})
         else:  # the button or a report
             self.buttons += 1
             self.call = {"timestep": self.timestep, "seat": seat, "kind": verb, "room": room,
