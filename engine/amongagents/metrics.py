@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import attribution as errs
-from engine.aggregate import Fold, PerGame, Totals
+from engine.aggregate import Fold, PerGame, Totals, with_role_totals
 from engine.amongagents.config import CREWMATE, IMPOSTOR, IMPOSTOR_SIDE
 from engine.core import GameRecord
 from engine.outcome import OUTCOME_LABELS, outcome_counts
@@ -135,16 +135,7 @@ def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
     by_role = {role: Totals() for role in ROLES}
     fold = Fold(0, medians=errs.MEDIANS)
 
-    def each() -> Iterable[PerGame]:
-        for metrics in per_game:
-            if not metrics["game"].get("void"):
-                for values in metrics["seats"].values():
-                    totals = by_role.get(values.get("role"))
-                    if totals is not None:
-                        totals.add(values)
-            yield metrics
-
-    fold.add_all(each())
+    fold.add_all(with_role_totals(per_game, by_role))
     overall: dict[str, Any] = {"games": fold.games, "counted": fold.counted, "void": fold.void,
                                "impostor_win_rate": fold.game.mean("impostors_won"),
                                "mean_timesteps": fold.game.mean("timesteps"),

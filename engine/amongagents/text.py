@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.describe import Namer, describe_generic
+from engine.describe import Namer, describe_or_generic
 
 ROLE_TEXT = {
     "Crewmate": "You are a Crewmate. Finish your tasks, watch who does what, and vote the "
@@ -57,11 +57,7 @@ def _act(d: Mapping[str, Any], name: Namer) -> str:
 
 
 def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
-    try:
-        line = _describe(kind, data, name)
-    except (KeyError, TypeError, ValueError, IndexError):
-        line = None
-    return line if line is not None else describe_generic(kind, data, name)
+    return describe_or_generic(_describe, kind, data, name)
 
 
 def _describe(kind: str, d: Mapping[str, Any], name: Namer) -> str | None:
