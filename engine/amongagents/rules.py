@@ -16,6 +16,7 @@ their raw last actions. A meeting tells everyone who has died since the last one
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.amongagents import views
@@ -29,7 +30,7 @@ from engine.amongagents.config import (
 )
 from engine.amongagents.ship import CAFETERIA, COMMON
 from engine.amongagents.syntax import Chosen, Offer, ParseError, parse_choice, parse_speech
-from engine.core import Action, ActionSpace, Env, Game
+from engine.core import Action, ActionSpace, Env, Game, Visibility
 from engine.deduction import SKIP, SequentialBallot, plurality, seat_order
 from engine.policy import FORMAT
 
@@ -122,6 +123,11 @@ class AmongGame(Game):
         return {**super().hidden_setup(),
                 "tasks": [[views.task_json(k) for k, _ in self.tasks[s]]
                           for s in range(self.players)]}
+
+    def notice_audience(self, seat: int) -> Visibility | Sequence[int]:
+        """In the task phase a notice that a seat's move was defaulted goes to that seat only:
+        it would tell everyone whose turn it was, and so who was skipped (dead)."""
+        return (seat,) if self.phase == TASK else "all"
 
     def revealed_roles(self) -> frozenset[str]:
         return frozenset(self.roles[s].name for s in self.revealed)

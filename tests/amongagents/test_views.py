@@ -158,3 +158,13 @@ def test_a_meeting_is_public():
     for s in range(5):
         kinds = [t for t, _, _ in seen_by(game, s)]
         assert kinds.count("speech") == 15 and kinds.count("vote") == 5
+
+
+def test_a_default_move_in_the_task_phase_is_told_to_its_seat_only():
+    game = new((0,))
+    events = game.act_default(0, "timeout")
+    notice = next(e for e in events if e.type == "move_defaulted")
+    assert notice.visible_to == (0,)
+    act(game, "button", seat=1)
+    events = game.act_default(turn(game), "timeout")
+    assert next(e for e in events if e.type == "move_defaulted").visible_to == "all"
