@@ -68,7 +68,7 @@ def _describe(kind: str, d: Mapping[str, Any], name: Namer) -> str | None:
         mates = d.get("teammates")
         extra = f"; your fellow impostors: {_names(mates, name)}" if mates else ""
         tasks = ", ".join(f"{t['name']} ({t['room']})" for t in d["tasks"])
-        return f"You are {d['role']}{extra}. Tasks: {tasks or 'none'}"
+        return f"Your role: {d['role']}{extra}. Tasks: {tasks or 'none'}"
     if kind == "timestep":
         return f"── Timestep {d['timestep']}: task phase ──"
     if kind == "action":
@@ -143,7 +143,7 @@ def render(view: Mapping[str, Any]) -> str:
 
 def _seat_lines(pub: Mapping[str, Any], priv: Mapping[str, Any], name: Namer) -> list[str]:
     lines = [f"You are {priv['name']}. {ROLE_TEXT.get(priv['role'], '')}".rstrip()]
-    if "teammates" in priv:
+    if priv.get("teammates"):
         lines.append(f"Fellow impostors: {_names(priv['teammates'], name)}.")
     if not priv["alive"]:
         lines.append("You are dead: you take no more actions.")
