@@ -168,3 +168,15 @@ def test_a_default_move_in_the_task_phase_is_told_to_its_seat_only():
     act(game, "button", seat=1)
     events = game.act_default(turn(game), "timeout")
     assert next(e for e in events if e.type == "move_defaulted").visible_to == "all"
+
+
+def test_a_vent_out_of_sight_is_never_seen():
+    a, b = new((0,), seed=6), new((0,), seed=6)
+    for game, choice in ((a, "vent:Admin"), (b, "move:Medbay")):
+        wait(game, 0)
+        for seat in (1, 2, 3, 4):
+            act(game, "move:Weapons", seat=seat)
+        act(game, choice, seat=0)
+        finish_round(game)
+    _same_for(a, b, (1, 2, 3, 4))
+    assert a.location[0] == "Admin" and b.location[0] == "Medbay"
