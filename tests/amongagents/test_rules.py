@@ -270,3 +270,14 @@ def test_config_errors_name_the_problem():
     with pytest.raises(ConfigError, match="vents"):
         AmongConfig(vents="all")
     assert len(deal_tasks(AmongConfig(players=11), 3)) == 11
+
+
+def test_an_ejection_at_the_time_limit_counts_before_the_limit():
+    game = new((0,), max_timesteps=2)
+    act(game, "button", seat=0)
+    sit_meeting(game, {0: "vote:1", 1: "vote:0", 2: "vote:0", 3: "vote:0", 4: "vote:0"})
+    assert game.timestep == 2 and game.ending == "impostors_eliminated"
+    kept = new((0,), max_timesteps=2)
+    act(kept, "button", seat=0)
+    sit_meeting(kept, {0: "vote:1", 1: "vote:2", 2: "vote:3", 3: "vote:4", 4: "vote:1"})
+    assert kept.ending == "time_limit"  # the same timestep, but nobody ejected
