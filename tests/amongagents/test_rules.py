@@ -280,4 +280,4 @@ def test_an_ejection_at_the_time_limit_counts_before_the_limit():
     kept = new((0,), max_timesteps=2)
     act(kept, "button", seat=0)
     sit_meeting(kept, {0: "vote:1", 1: "vote:2", 2: "vote:3", 3: "vote:4", 4: "vote:1"})
-    assert kept.ending == "time_limit"  # the same timestep, but nobody ejected
+    assert kept.ending == "time_limit"  # the same timestep, a crewmate ejected
