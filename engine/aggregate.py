@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 PerGame = Mapping[str, Any]  # one game's metrics: {"game": {...}, "seats": {"0": {...}, ...}}
@@ -210,3 +210,16 @@ def fold_grouped(per_game: Iterable[PerGame], players: int, key: str
         if value is not None and not metrics["game"].get("void"):
             groups.setdefault(value, Fold(players)).add(metrics)
     return fold, groups
+
+
+def with_role_totals(per_game: Iterable[PerGame], roles: Mapping[str, Totals]) -> Iterator[PerGame]:
+    """Each game of `per_game`, passed on (to a `Fold`) after adding the seat metrics of a
+    game that is not void to the `Totals` of the seat's role (its "role" metric)."""
+    for metrics in per_game:
+        if not metrics["game"].get("void"):
+            for values in metrics["seats"].values():
+                totals = roles.get(values.get("role"))
+                if totals is not None:
+                    totals.add(values)
+        yield metrics
+

@@ -79,6 +79,17 @@ def describe_generic(kind: str, data: Mapping[str, Any], name: Namer) -> str:
     return f"{label}: {fields_text(data, naming_)}" if data else label
 
 
+def describe_or_generic(own: Callable[[str, Mapping[str, Any], Namer], str | None], kind: str,
+                        data: Mapping[str, Any], name: Namer) -> str:
+    """An env's own line for an event (`own` returns None for events it has no words for),
+    else the generic line; an unexpected shape of data falls back to the generic line too."""
+    try:
+        line = own(kind, data, name)
+    except (KeyError, TypeError, ValueError, IndexError):
+        line = None
+    return line if line is not None else describe_generic(kind, data, name)
+
+
 def fields_text(data: Mapping[str, Any], name: Namer) -> str:
     parts = []
     for key, value in data.items():

@@ -10,11 +10,11 @@ happened in secret.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from engine.core import Game, derive_seed
+from engine.deduction import drawn_order, living, living_of, plurality
 from engine.secret_mafia.config import MAFIA_SIDE, VILLAGE_SIDE, MafiaConfig
 from engine.secret_mafia.syntax import Target
 
@@ -61,10 +61,10 @@ class Cycle(Game):
         return self._night_rng
 
     def living(self) -> list[int]:
-        return [s for s in range(self.players) if self.alive[s]]
+        return living(self.alive)
 
     def living_mafia(self) -> list[int]:
-        return [s for s in sorted(self.mafia) if self.alive[s]]
+        return living_of(self.alive, self.mafia)
 
     def _done(self, seat: int) -> None:
         if self.queue and self.queue[0] == seat:
@@ -113,7 +113,7 @@ class Cycle(Game):
         self.night_votes, self.target, self.protected = [], None, None
         self.emit("night_started", {"day": self.day})
         mafia = self.living_mafia()
-        self._begin(KILL, self.night_rng.sample(mafia, len(mafia)))
+        self._begin(KILL, drawn_order(self.night_rng, mafia))
 
     def _choose_victim(self) -> None:
         votes = [v["target"] for v in self.night_votes]
@@ -157,8 +157,7 @@ class Cycle(Game):
 
     def _start_day(self) -> None:
         self.phase, self.round, self.votes = DAY, 1, []
-        living = self.living()
-        self.order = self.rng.sample(living, len(living))
+        self.order = drawn_order(self.rng, self.living())
         self.clock = {"day": self.day, "phase": DAY, "round": 1}
         self.emit("day_started", {"day": self.day, "order": self.order[:],
                                   "rounds": self.config.discussion_rounds})
@@ -166,8 +165,7 @@ class Cycle(Game):
 
     def _open_vote(self) -> None:
         self.phase = VOTE
-        living = self.living()
-        self.vote_order = self.rng.sample(living, len(living))
+        self.vote_order = drawn_order(self.rng, self.living())
         self.clock = {"day": self.day, "phase": VOTE}
         self.emit("voting_started", {"day": self.day, "order": self.vote_order[:]})
         self._begin(VOTE, self.vote_order)
@@ -193,14 +191,8 @@ class Cycle(Game):
                    ) -> tuple[int | None, list[int]]:
         """The most chosen living seat (passes and the dead do not count), ties broken by
         `rng`; and the tied seats when there was a tie."""
-        counts = Counter(s for s in chosen if s is not None and self.alive[s])
-        if not counts:
-            return None, []
-        top = max(counts.values())
-        leaders = sorted(s for s, n in counts.items() if n == top)
-        if len(leaders) == 1:
-            return leaders[0], []
-        return rng.choice(leaders), leaders
+        tally = plurality(chosen, set(self.living()), ties="lot", rng=rng)
+        return tally.chosen, list(tally.tied)
 
     def _reveal(self, seats: Sequence[int]) -> dict[str, str]:
         """The roles a death announcement names (only with `reveal_roles`)."""

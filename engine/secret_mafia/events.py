@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.describe import Namer, describe_generic
+from engine.describe import Namer, describe_or_generic
 
 
 def _names(seats: Sequence[int], name: Namer) -> str:
@@ -16,11 +16,7 @@ def _names(seats: Sequence[int], name: Namer) -> str:
 
 def describe_event(kind: str, data: Mapping[str, Any], name: Namer) -> str:
     """One transcript line; every seat named by `name`."""
-    try:
-        line = _describe(kind, data, name)
-    except (KeyError, TypeError, ValueError, IndexError):
-        line = None
-    return line if line is not None else describe_generic(kind, data, name)
+    return describe_or_generic(_describe, kind, data, name)
 
 
 def _describe(kind: str, d: Mapping[str, Any], name: Namer) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import attribution as errs
-from engine.aggregate import Fold, PerGame, Totals
+from engine.aggregate import Fold, PerGame, Totals, with_role_totals
 from engine.core import GameRecord
 from engine.outcome import OUTCOME_LABELS, outcome_counts
 from engine.secret_mafia.config import DEAL, DOCTOR, MAFIA_SIDE, PLAYERS
@@ -150,16 +150,7 @@ def aggregate_metrics(per_game: Iterable[PerGame]) -> dict[str, Any]:
     fold = Fold(PLAYERS, medians=errs.MEDIANS)
     by_role = {role: Totals() for role in ROLES}
 
-    def each() -> Iterable[PerGame]:
-        for metrics in per_game:
-            if not metrics["game"].get("void"):
-                for values in metrics["seats"].values():
-                    totals = by_role.get(values.get("role"))
-                    if totals is not None:
-                        totals.add(values)
-            yield metrics
-
-    fold.add_all(each())
+    fold.add_all(with_role_totals(per_game, by_role))
     errors, seat_errors = errs.error_statistics(fold, PLAYERS)
     seats = {}
     for s in range(PLAYERS):

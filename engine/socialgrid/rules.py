@@ -24,6 +24,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from engine.core import NO_ACTION, Action, ActionSpace, ConfigError, Game, Role, derive_seed
+from engine.deduction import SKIP, plurality
 from engine.policy import FORMAT, RULE
 from engine.socialgrid import mapgen, observe, syntax, vision
 from engine.socialgrid.board import BUTTON, DOOR, STATION, Board, Pos
@@ -498,9 +499,9 @@ class SocialGridGame(Game):
             key = syntax.SKIP if ballot.target is None else str(ballot.target)
             tally[key] = tally.get(key, 0) + 1
             self.rewards[seat] += self._ballot_reward(seat, ballot.target)
-        top = max(tally.values(), default=0)
-        leaders = [k for k, n in tally.items() if n == top]
-        ejected = int(leaders[0]) if len(leaders) == 1 and leaders[0] != syntax.SKIP else None
+        ejected = plurality([SKIP if b.target is None else b.target
+                             for _, b in sorted(ballots.items())],
+                            range(self.players), ties="nobody", skips_count=True).chosen
         result: dict[str, Any] = {
             "meeting": self.meetings, "step": self.tick,
             "votes": {str(s): b.target for s, b in sorted(ballots.items())},
