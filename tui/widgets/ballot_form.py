@@ -70,8 +70,9 @@ class BallotForm(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="ballot-rows")
-        yield Input(placeholder="Your reasoning (optional) — Enter sends the ballot",
-                    id="ballot-thought")
+        # Not selected on focus: the first letter typed on another row is in it by then.
+        yield Input(placeholder="Type your reasoning (optional) — Enter sends the ballot",
+                    id="ballot-thought", select_on_focus=False)
         yield Static("", id="ballot-keys")
 
     # -- fed by the game widget -------------------------------------------------------------
@@ -277,8 +278,8 @@ class BallotForm(Vertical, can_focus=True):
             return Text(self.status, style="italic")
         if not self.active:
             return Text("")
-        return Text("↑↓ row  ←→ change  Home/End 0/1  space vote row  Del skip  "
-                    "typing: thought  Enter send", style="dim")
+        return Text("↑↓ row  ←→ change  Home/End 0/1  space vote  Del skip  Enter send",
+                    style="dim")
 
     def _pointer(self, row: int) -> str:
         return "› " if self.active and self.row == row else "  "
