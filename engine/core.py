@@ -743,6 +743,12 @@ class Env(ABC):
     def default_players(self) -> int:
         return self.players[0]
 
+    def preset_default_players(self, config: Config) -> int:
+        """The player count a table of `config` starts with: the env's default where the
+        config allows it, else its first allowed count."""
+        counts = self.player_counts(config)
+        return self.default_players() if self.default_players() in counts else counts[0]
+
     def player_counts(self, config: Config) -> tuple[int, ...]:
         """The player counts a game of this config can have (SocialGrid's depend on its
         impostors and map size); every count in `players` by default."""
@@ -771,6 +777,9 @@ class Env(ABC):
                 # a preset's own player counts (Find the Spy's passive preset seats one)
                 "preset_players": {k: list(self.player_counts(v))
                                    for k, v in self.presets.items()},
+                # the count a new table of each preset starts with (the paper's, say)
+                "preset_default_players": {k: self.preset_default_players(v)
+                                           for k, v in self.presets.items()},
                 "seat_names": list(self.seat_names), "rating": self.rating,
                 "hidden_roles": self.hidden_roles, "widget": self.widget, "help": self.help,
                 "metric_labels": dict(self.metric_labels),

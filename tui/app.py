@@ -7,6 +7,7 @@ from pathlib import Path
 from textual import on
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 
 from tui.client import ParlorClient
 from tui.router import next_screen
@@ -56,8 +57,17 @@ class ParlorApp(App[int]):
         self.show(LobbyScreen())
 
     @property
+    def base_screen(self) -> Screen[object]:
+        """The screen shown under any dialog (a confirm, the help): server messages go to it
+        and lead from it, so a game's steps neither close the dialog nor pass it by."""
+        for screen in reversed(self.screen_stack):
+            if not isinstance(screen, ModalScreen):
+                return screen
+        return self.screen
+
+    @property
     def current_kind(self) -> str:
-        return getattr(self.screen, "KIND", "")
+        return getattr(self.base_screen, "KIND", "")
 
     @on(ParlorClient.Disconnected)
     def _disconnected(self, event: ParlorClient.Disconnected) -> None:
@@ -97,8 +107,8 @@ class ParlorApp(App[int]):
         target = next_screen(self.session, msg, self.current_kind)
         if target is not None:
             self.show(target())
-        elif isinstance(self.screen, ParlorScreen):
-            self.screen.post_message(ParlorScreen.Update(msg))
+        elif isinstance(self.base_screen, ParlorScreen):
+            self.base_screen.post_message(ParlorScreen.Update(msg))
 
     async def action_quit(self) -> None:
         await self.client.aclose()

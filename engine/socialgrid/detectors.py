@@ -176,8 +176,9 @@ def _long_runs(flags: Sequence[bool], length: int) -> set[int]:
 
 
 def noop_stall(steps: Sequence[StepRecord]) -> set[int]:
-    """Runs of at least 5 consecutive NOOPs; flags the whole run."""
-    return _long_runs([s.action == NOOP for s in steps], NOOP_STALL_RUN)
+    """Runs of at least 5 consecutive NOOPs; flags the whole run. A person's chosen wait (a
+    NOOP sent with `"wait": true`) is no stall: it breaks a run, as a bot never sends one."""
+    return _long_runs([s.action == NOOP and not s.waiting for s in steps], NOOP_STALL_RUN)
 
 
 def task_fixation(steps: Sequence[StepRecord]) -> set[int]:

@@ -23,6 +23,8 @@ from engine.socialgrid.oracle import INF, Oracle
 LABELS = {
     **analysis.LABELS,
     **OUTCOME_LABELS,
+    # Not the outcome's -1/0/+1: the env's own points summed over the game (spec §18).
+    "reward": "Reward (env points: tasks, kills, votes, steps)",
     "kills": "Kills",
     "ejections": "Players ejected",
     "void": "Void (aborted, not counted)",
@@ -63,7 +65,8 @@ class _Replay:
                     self.steps[seat].append(StepRecord(
                         step, action, tuple(before), tuple(after),
                         bool(entry.get("progressed")), entry.get("completed"),
-                        tuple(entry["door"]) if entry.get("door") else None))
+                        tuple(entry["door"]) if entry.get("door") else None,
+                        bool(entry.get("wait"))))
                     self.poses.setdefault(step, {})[seat] = after
                     done += entry.get("completed") is not None
                     if entry.get("door"):

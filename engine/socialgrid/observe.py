@@ -70,12 +70,13 @@ def ballot_space(game: SocialGridGame, seat: int) -> ActionSpace:
 def public_state(game: SocialGridGame) -> dict[str, Any]:
 
     players = []
+    over = game.over  # the end reveals everything: who was killed unseen, and every role
     for s in range(game.players):
         status = game.status[s]
-        if status == "dead" and s not in game.known_dead:
+        if status == "dead" and s not in game.known_dead and not over:
             status = "alive"  # nobody has found the body yet
         entry: dict[str, Any] = {"seat": s, "name": seat_name(s), "status": status}
-        if status == "ejected" and game.config.reveal_ejected:
+        if over or (status == "ejected" and game.config.reveal_ejected):
             entry["role"] = game.roles[s].name
         players.append(entry)
     meeting = None

@@ -21,6 +21,7 @@ class StepRecord:
     progressed: bool = False  # DO_TASK advanced one of the agent's tasks
     completed: str | None = None  # name of a task this action completed
     door: tuple[int, int] | None = None  # door tile an OPEN/CLOSE_DOOR acted on (None: nothing)
+    waiting: bool = False  # a NOOP a person chose as a wait (the TUI's z), not a stall
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from cachetools import LRUCache
@@ -106,7 +107,7 @@ class SocialGridGame(Game):
                  "tasks", "cooldown", "calls_left", "history", "still", "tick", "phase",
                  "answers", "meeting", "meetings", "trust", "rewards", "tasks_done",
                  "tasks_total", "spawns", "last_vote", "impostors", "crew", "_sight",
-                 "_everything", "_spaces", "_allowed", "_patches")
+                 "_everything", "_spaces", "_allowed", "_patches", "standing_by")
     config: SocialGridConfig
 
     def __init__(self, env: Any, config: SocialGridConfig, seed: int, players: int) -> None:
@@ -147,6 +148,9 @@ class SocialGridGame(Game):
         self.tick = 0  # env steps done
         self.phase = "tasks"
         self.answers: dict[int, Any] = {}  # this step's actions, or this meeting's ballots
+        # Seats whose NOOP this step is a person's wait (`{"choice": "7", "wait": true}`): a
+        # NOOP like any other, marked in the trace so that the stall detector passes it over.
+        self.standing_by: set[int] = set()
         self.meeting: dict[str, Any] | None = None
         self.meetings = 0
         self.last_vote: dict[str, Any] | None = None
@@ -222,6 +226,8 @@ class SocialGridGame(Game):
             return self.reject(seat, f"{observe.ACTION_NAMES[chosen]} is not allowed now",
                                RULE, step=self.tick)
         self.answers[seat] = chosen
+        if chosen == NOOP and isinstance(action, Mapping) and action.get("wait") is True:
+            self.standing_by.add(seat)
         self._waiting = self._waiting - {seat}
         if not self._waiting:
             self._resolve_step()
@@ -336,6 +342,7 @@ class SocialGridGame(Game):
     def _resolve_step(self) -> None:
         self.changed()
         answers, self.answers = self.answers, {}
+        standing_by, self.standing_by = self.standing_by, set()
         trace: list[list[Any]] = []  # one compact row per seat that acted, for the metrics
         for seat in self.impostors:  # before the actions: a kill now waits the full cooldown
             if self.cooldown[seat] > 0:
@@ -351,6 +358,8 @@ class SocialGridGame(Game):
             if called is None and "meeting" in done:
                 called = done.pop("meeting")
             done.pop("moved", None)  # the pose before and after tell it
+            if seat in standing_by and answers[seat] == NOOP:
+                done["wait"] = True
             trace.append([seat, answers[seat], *before, *after, *([done] if done else [])])
             self._remember(seat, before, answers[seat])
         acted = {row[0] for row in trace}

@@ -180,6 +180,15 @@ def test_noop_stall_five_in_a_row():
     assert noop_stall(walk([*[N] * 4, DO_TASK, *[N] * 4])) == set()
 
 
+def test_a_persons_waits_are_no_noop_stall():
+    from dataclasses import replace
+
+    steps = walk([F, *[N] * 8, F])
+    waited = [replace(s, waiting=True) if 1 <= i <= 6 else s for i, s in enumerate(steps)]
+    assert noop_stall(waited) == set()  # six waits, then two NOOPs: no run of five
+    assert noop_stall(steps) == set(range(1, 9))  # the same NOOPs unmarked: a stall
+
+
 def test_task_fixation_ten_futile_task_actions():
     assert task_fixation(walk([DO_TASK] * 9)) == set()
     assert task_fixation(walk([DO_TASK] * 10)) == set(range(10))

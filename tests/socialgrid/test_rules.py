@@ -300,3 +300,27 @@ def test_player_counts_follow_the_config():
     with pytest.raises(ConfigError, match="task stations"):
         ENV.new_game(ENV.config("navigation", {"rows": 1, "cols": 1}), 1, 10)
     assert ENV.player_counts(ENV.config("league-10x10")) == (5, 6, 7, 8, 9, 10)
+
+
+def test_the_end_reveals_the_dead_nobody_found_and_every_role():
+    g = game(kill_cooldown=0)
+    place(g, CREW_A, 3, 3, RIGHT)
+    place(g, IMP, 2, 3, RIGHT)
+    place(g, CREW_B, 12, 6, UP)
+    step(g, None, KILL, None)  # parity: the game ends before anyone finds the body
+    assert g.over
+    players = g.view(CREW_B)["public"]["players"]
+    assert [p["status"] for p in players] == ["dead", "alive", "alive"]
+    assert [p["role"] for p in players] == ["crewmate", "impostor", "crewmate"]
+
+
+def test_a_persons_wait_is_a_noop_marked_in_the_trace_only():
+    g = game()
+    g.act(CREW_A, {"choice": str(NOOP), "wait": True})
+    g.act(IMP, {"choice": str(NOOP)})
+    events = g.act(CREW_B, {"choice": str(NOOP), "wait": True})
+    trace = of(events, "trace")[0]
+    assert trace.visible_to == ()  # for the metrics only
+    marks = {row[0]: row[8] if len(row) > 8 else {} for row in trace.data["seats"]}
+    assert marks == {CREW_A: {"wait": True}, IMP: {}, CREW_B: {"wait": True}}
+    assert {row[1] for row in trace.data["seats"]} == {NOOP}  # a NOOP like any other

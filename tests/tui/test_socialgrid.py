@@ -127,14 +127,14 @@ async def test_the_ballot_is_filled_in_with_keys():
         await pilot.press("right")  # the vote: Skip -> Player_1
         await pilot.press("down", "right", "right")  # ann's trust 0.5 -> 0.7
         await pilot.press("down", "left", "left", "left")  # bob's 0.5 -> 0.2
-        await pilot.press("v")  # vote for the player of this row (bob)
+        await pilot.press("space")  # vote for the player of this row (bob)
         await pilot.press("down", "end", "right", "up", "down")  # cy's 1.0, stays in bounds
         assert "0.2 suspect ◀ vote" in screen_text(app)
         await pilot.press("down", *"hid the body", "enter")  # the thought line; Enter sends
         await pilot.pause()
         assert app.sent == [{"vote": "2", "trust_1": 0.7, "trust_2": 0.2, "trust_3": 1.0,
                              "thought": "hid the body"}]
-        await pilot.press("x", "enter")  # sent: read-only now
+        await pilot.press("delete", "enter")  # sent: read-only now
         assert len(app.sent) == 1 and "Ballot sent" in screen_text(app)
 
 
@@ -288,7 +288,7 @@ async def test_a_person_votes_at_a_meeting_with_the_ballot(embedded):
         assert "‹ Skip ›" in text and "1 random" in text and "0.5 unsure" in text
         assert not app.screen.query_one(GridMap).display
         assert isinstance(app.focused, BallotForm)
-        await pilot.press("down", "left", "left", "left", "v", "down", *"stood still", "enter")
+        await pilot.press("down", "left", "left", "left", "space", "down", *"stood still", "enter")
         await wait_for(pilot, lambda: _public(app).get("last_vote"), "the vote's result")
         text = await wait_for_text(pilot, "Last vote Meeting 1:")
         assert "tester→random" in text

@@ -94,7 +94,8 @@ class CreateTableScreen(ParlorScreen):
                          id="preset")
             yield Static(id="preset-config", classes="form-hint")
             counts = [str(n) for n in self.player_counts(env.get("default_preset"))]
-            yield Cycler("Players", [(c, c) for c in counts], id="players")
+            yield Cycler("Players", [(c, c) for c in counts],
+                         self.default_count(env.get("default_preset"), counts), id="players")
             if self.plays_instances:
                 yield Cycler("Instance", self.instance_options(), GENERATED, id="instance")
             yield Vertical(id="seat-rows")
@@ -109,6 +110,12 @@ class CreateTableScreen(ParlorScreen):
     def player_counts(self, preset: str | None) -> list[int]:
         by_preset = self.env.get("preset_players") or {}
         return list(by_preset.get(preset or "") or self.env.get("players") or [2])
+
+    def default_count(self, preset: str | None, counts: list[str]) -> str:
+        """The count a table of `preset` starts with: the preset's own (the server says which:
+        SocialGrid's league seats 7), else its first."""
+        own = str((self.env.get("preset_default_players") or {}).get(preset or ""))
+        return own if own in counts else counts[0]
 
     def instance_options(self) -> list[tuple[str, str]]:
         """The stored instances, each by its id and source (two files may reuse an id); the
@@ -184,7 +191,8 @@ class CreateTableScreen(ParlorScreen):
         players = self.query_one("#players", Cycler)
         before = players.value
         counts = [str(n) for n in self.player_counts(self.query_one("#preset", Cycler).value)]
-        players.set_options([(c, c) for c in counts], before if before in counts else counts[0])
+        players.set_options([(c, c) for c in counts],
+                            self.default_count(self.query_one("#preset", Cycler).value, counts))
         if players.value != before:
             await self.build_seats()
 

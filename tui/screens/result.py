@@ -95,7 +95,8 @@ class ResultScreen(ParlorScreen):
         setup = revealed_setup(s)
         if setup and over.get("seed"):  # the secret seed that dealt it: the deal can be checked
             setup = {**setup, "seed": over["seed"]}
-        self.query_one(SetupReveal).show(setup, names)
+        drawn = self.query_one(EnvWidget).reveal(setup, names) if setup else None
+        self.query_one(SetupReveal).show(setup, names, drawn)
 
     def action_lobby(self) -> None:
         self.parlor.to_lobby()

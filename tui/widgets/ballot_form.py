@@ -3,8 +3,9 @@ player, and an optional thought, all from the keyboard.
 
 ↑/↓ pick a row (the vote, a player's trust, the thought line); ←/→ change it (the vote cycles
 through the players and Skip; trust moves by 0.1 between 0 and 1), Home/End set trust to 0/1;
-v votes for the player whose trust row is picked, x votes skip; Enter submits from anywhere.
-It sends {"vote": seat | "skip", "trust_<seat>": value, ..., "thought": text}."""
+space votes for the player whose trust row is picked, Delete votes skip; Enter submits from
+anywhere. No letter is a key of the form: whatever is typed goes to the thought line, whichever
+row is picked (a reason typed on a trust row once voted at its `v`). It sends {"vote": seat | "skip", "trust_<seat>": value, ..., "thought": text}."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -43,8 +44,8 @@ class BallotForm(Vertical, can_focus=True):
         Binding("right", "change(1)", "More / next", show=False),
         Binding("home", "extreme(0)", "Trust 0", show=False),
         Binding("end", "extreme(1)", "Trust 1", show=False),
-        Binding("v", "vote_row", "Vote this player", show=False),
-        Binding("x", "skip", "Vote skip", show=False),
+        Binding("space", "vote_row", "Vote this player", show=False),
+        Binding("delete,backspace", "skip", "Vote skip", show=False),
         Binding("enter", "submit", "Submit vote"),
     ]
 
@@ -69,8 +70,9 @@ class BallotForm(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="ballot-rows")
-        yield Input(placeholder="Your reasoning (optional) — Enter sends the ballot",
-                    id="ballot-thought")
+        # Not selected on focus: the first letter typed on another row is in it by then.
+        yield Input(placeholder="Type your reasoning (optional) — Enter sends the ballot",
+                    id="ballot-thought", select_on_focus=False)
         yield Static("", id="ballot-keys")
 
     # -- fed by the game widget -------------------------------------------------------------
@@ -199,6 +201,28 @@ class BallotForm(Vertical, can_focus=True):
         event.stop()
         self.action_submit()
 
+    def on_key(self, event: events.Key) -> None:
+        """A character typed on another row starts (or goes on with) the thought."""
+        thought = self.query_one("#ballot-thought", Input)
+        if (self.active and self.thought_field is not None and event.is_printable
+                and event.character and event.character != " " and not thought.has_focus):
+            event.stop()
+            event.prevent_default()
+            self._to_thought(event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        thought = self.query_one("#ballot-thought", Input)
+        if self.active and self.thought_field is not None and not thought.has_focus:
+            event.stop()
+            self._to_thought(event.text.splitlines()[0] if event.text else "")
+
+    def _to_thought(self, text: str) -> None:
+        thought = self.query_one("#ballot-thought", Input)
+        thought.insert_text_at_cursor(text)
+        self.row = self.rows - 1
+        thought.focus()
+        self._draw()
+
     def on_descendant_focus(self) -> None:
         """Clicking (or tabbing) into the thought line picks its row."""
         if self.active and self.thought_field is not None and self.row != self.rows - 1:
@@ -254,7 +278,7 @@ class BallotForm(Vertical, can_focus=True):
             return Text(self.status, style="italic")
         if not self.active:
             return Text("")
-        return Text("↑↓ row  ←→ change  Home/End 0/1  v vote row  x skip  Enter send",
+        return Text("↑↓ row  ←→ change  Home/End 0/1  space vote  Del skip  Enter send",
                     style="dim")
 
     def _pointer(self, row: int) -> str:

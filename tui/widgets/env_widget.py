@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from rich.console import RenderableType
 from textual.message import Message
 from textual.widget import Widget
 
@@ -24,6 +26,12 @@ class EnvWidget(Widget):
 
     def show(self, session: Session) -> None:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
+
+    def reveal(self, setup: Mapping[str, Any], names: Mapping[int, str]
+               ) -> tuple[RenderableType, Collection[str]] | None:
+        """The hidden setup drawn as the game shows it, and the setup keys that covers; None:
+        the result screen lists every key in words."""
+        return None
 
     def seat_name(self, session: Session, seat: int) -> str:
         return session.seat_name(seat)

@@ -124,9 +124,11 @@ class GridMap(Widget):
         """The colour of a seat's player, on the map and wherever it is listed."""
         return self._style(f"seat-{seat % SEATS}")
 
-    def cell(self, ch: str, pos: tuple[int, int]) -> tuple[str, Style]:
-        """The two characters and style of the tile `ch` at map position `pos`."""
-        s = self.state
+    def cell(self, ch: str, pos: tuple[int, int], state: MapState | None = None
+             ) -> tuple[str, Style]:
+        """The two characters and style of the tile `ch` at map position `pos` (of `state`,
+        the shown one by default)."""
+        s = state or self.state
         if pos == s.me or ch == "@":
             return " " + ARROWS.get(s.facing or 0, "@"), self._style("me")
         if pos in s.players or ch == "P":
@@ -162,16 +164,23 @@ class GridMap(Widget):
         return left, top, cols, lines
 
     def render(self) -> Text:
-        s = self.state
-        if not s.rows:
+        if not self.state.rows:
             return Text("")
-        left, top, cols, lines = self.window()
-        scale = self.zoom
+        return self._draw(self.state, *self.window(), self.zoom)
+
+    def picture(self, state: MapState) -> Text:
+        """All of `state`'s map at 2x1 characters a tile, in this widget's colours (the hidden
+        map a result screen reveals)."""
+        width, height = max((len(r) for r in state.rows), default=0), len(state.rows)
+        return self._draw(state, 0, 0, width, height, 1)
+
+    def _draw(self, s: MapState, left: int, top: int, cols: int, lines: int, scale: int
+              ) -> Text:
         ox, oy = s.origin
         text = Text(no_wrap=True, overflow="crop")
         for r in range(top, top + lines):
             row = s.rows[r]
-            cells = [self.cell(row[c] if c < len(row) else " ", (ox + c, oy + r))
+            cells = [self.cell(row[c] if c < len(row) else " ", (ox + c, oy + r), s)
                      for c in range(left, left + cols)]
             if scale == 1:
                 for glyph, style in cells:
@@ -192,7 +201,9 @@ class GridMap(Widget):
         text = Text()
         arrow = " " + ARROWS.get(self.state.facing or 0, "@")
         items: list[tuple[str, str, str]] = [
-            (arrow, "me", "you"), ("T1", "task-todo", "task"), ("T", "station", "other"), (TILES["B"][0], "button", "button"),
+            (arrow, "me", "you"), ("T1…3", "task-todo", "your tasks"),
+            ("✓", "task-done", "done"), ("T", "station", "other"),
+            (TILES["B"][0], "button", "button"),
             (TILES["C"][0], "corpse", "body"), (TILES["D"][0], "door-closed", "door"),
             (TILES["O"][0], "door-open", "open"), (TILES["?"][0], "unseen", "unseen")]
         seen = sorted({seat for seat, _ in self.state.players.values() if seat is not None})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -38,7 +39,15 @@ class MetricsView(Static):
     """`show(metrics, labels, names)`: metrics as the env reports them ({"game": {...},
     "seats": {"0": {...}}}; any other mapping counts as game-level), `names` per seat."""
 
+    _shown: tuple[Any, ...] | None = None  # the last show's arguments, drawn at _width
+    _width = 0
+
+    def on_resize(self) -> None:
+        if self._shown is not None and self.size.width != self._width:
+            self.show(*self._shown)
+
     def show(self, metrics: Any, labels: Labels | None, names: Mapping[int, str]) -> None:
+        self._shown, self._width = (metrics, labels, names), self.size.width
         if not isinstance(metrics, Mapping) or not metrics:
             self.update(Text("No metrics for this game.", style="dim"))
             return
@@ -50,7 +59,8 @@ class MetricsView(Static):
         if game:
             parts.append(_game_table(flatten(game, labels)))
         if seats:
-            parts.append(_seat_table(seats, labels, names))
+            parts.extend(_seat_table(seats, labels, names, self.size.width
+                                     or self.app.size.width))
         self.update(Group(*parts) if parts else Text("No metrics for this game.", style="dim"))
 
 
@@ -69,11 +79,16 @@ def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
     return table
 
 
-def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[int, str]
-                ) -> Table:
+LABEL_ROOM = 30  # columns a figure's label may take before it wraps
+VALUE_ROOM = 5  # columns a figure takes: "0.667", "-10.3" (format_value)
+
+
+def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[int, str],
+                width: int = 0) -> list[RenderableType]:
     """One row per metric, one column per seat; a figure that is zero (or none) for every
     seat is left out, said in the caption: the error columns of a clean game are a dozen rows
-    of zeros."""
+    of zeros. Where the names do not fit as column heads beside the labels (seven players at
+    80 columns), the columns are headed by seat number and a line above names them."""
     order = sorted(seats, key=lambda k: int(k) if str(k).isdigit() else 0)
     per_seat = {k: flatten(seats[k] or {}, labels) for k in order}
     paths: dict[str, str] = {}
@@ -82,10 +97,20 @@ def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[
             paths.setdefault(path, label)
     table = Table(title="Per seat", title_justify="left", box=None, padding=(0, 1),
                   header_style="bold")
+    heads = {key: names.get(int(key) if str(key).isdigit() else -1, f"seat {key}")
+             for key in order}
+    longest = max((len(label) for label in paths.values()), default=0)
+    needed = min(longest, LABEL_ROOM) + sum(max(len(h), VALUE_ROOM) + 2 for h in heads.values())
+    numbered = bool(width) and needed > width
+    seat_key: RenderableType = Text("")
+    if numbered:  # each seat's name whole on one line, as many to a line as fit
+        seat_key = Columns([Text.assemble((f"{k}", "bold"), f" {head}") for k, head in heads.items()],
+                      padding=(0, 2), title=None)
+        heads = {k: str(k) for k in order}
+        table.title = None  # the title goes above the names instead
     table.add_column("")
     for key in order:
-        seat = int(key) if str(key).isdigit() else -1
-        table.add_column(names.get(seat, f"seat {key}"), justify="right", overflow="fold")
+        table.add_column(heads[key], justify="right", overflow="fold", no_wrap=numbered)
     zero = 0
     for path, label in paths.items():
         values = [per_seat[k][path][1] if path in per_seat[k] else None for k in order]
@@ -98,4 +123,4 @@ def _seat_table(seats: Mapping[str, Any], labels: Labels | None, names: Mapping[
         table.caption = f"{zero} more figures are zero for every seat."
         table.caption_justify = "left"
         table.caption_style = "dim"
-    return table
+    return [Text("Per seat", style="bold"), seat_key, table] if numbered else [table]

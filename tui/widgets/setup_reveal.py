@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
@@ -45,14 +46,19 @@ def _item(value: Any) -> str:
 
 
 class SetupReveal(Static):
-    def show(self, setup: Mapping[str, Any] | None, names: Mapping[int, str]) -> None:
+    def show(self, setup: Mapping[str, Any] | None, names: Mapping[int, str],
+             drawn: tuple[RenderableType, Collection[str]] | None = None) -> None:
+        """`drawn`: the env widget's picture of part of the setup and the keys it covers (the
+        rest is listed in words below it)."""
         if not setup:
             self.update(Text("Nothing was hidden in this game.", style="dim"))
             return
         text = Text()
-        lines = setup_lines(setup, names)
-        width = min(30, max(len(label) for label, _ in lines))
+        covered = drawn[1] if drawn else ()
+        lines = setup_lines({k: v for k, v in setup.items() if k not in covered}, names)
+        width = min(30, max((len(label) for label, _ in lines), default=0))
         for label, value in lines:
             text.append(f"{label:<{width}}  ", style="bold")
             text.append(value + "\n")
-        self.update(text)
+        text.rstrip()
+        self.update(Group(drawn[0], text) if drawn else text)

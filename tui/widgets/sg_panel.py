@@ -38,7 +38,8 @@ class SgPanel(Static):
         allowed = private.get("allowed")
         if allowed and public.get("phase") == "tasks" and private.get("status") == "alive":
             text.append("Allowed ", style="bold")
-            text.append(" · ".join(action_label(a) for a in allowed) + "\n")
+            text.append(" · ".join(action_label(a) for a in allowed))
+            text.append(" · z wait for news\n", style="dim")
         _crew(text, public)
         _players(text, public, me, name, seat_style)
         results = {v.get("meeting"): v for v in votes or []}

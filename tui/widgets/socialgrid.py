@@ -7,13 +7,20 @@ door, r report a body, m call a meeting, k kill; h shows or hides the oracle's h
 {"choice": "<id>"} for the current step, as a bot does. A key for an action that is not allowed
 now says so and sends nothing (sg_keys: the two bindings of each key).
 
+z waits until something happens: the widget sends a NOOP each step, marked as a wait
+({"choice": "7", "wait": true}), until its own view shows news — a player or a body that was not
+in sight the step before, a meeting, the seat's death, the end — or any action key (or z again)
+is pressed. It reads nothing but the seat's own view (docs/rules/socialgrid.md, "Waiting").
+
 A spectator gets the public state only (positions are private); a player who is out gets a
 notice and keeps watching."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -24,8 +31,8 @@ from textual.widgets import Static
 from tui.session import Session
 from tui.widgets.ballot_form import BallotForm
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.grid_map import GridMap, MapState
-from tui.widgets.sg_keys import ACTION_BINDINGS, ACTIONS, action_label
+from tui.widgets.grid_map import GridMap, MapState, seat_of
+from tui.widgets.sg_keys import ACTION_BINDINGS, ACTIONS, BY_NAME, action_label
 from tui.widgets.sg_panel import SgPanel
 from tui.widgets.sg_text import hint_text, last_step_text, meeting_text
 
@@ -33,12 +40,33 @@ SIDE_ROOM = 44  # columns the panel keeps beside a map of 4x2 characters a tile
 PANEL_ROOM = 16  # rows it keeps below one
 RESERVED = 7  # rows kept for the legend, the hint and the status line
 NOTICE_SECONDS = 4.0  # a refused key's notice stays this long
+WAITING = Text("Waiting (z): a NOOP each step until someone or a body comes into sight or a "
+               "meeting starts — z or any action key stops", style="bold")
 OUT = {"dead": "You were killed", "ejected": "You were ejected by a meeting",
        "left": "You left the game"}
 
 
+NOOP = BY_NAME["NOOP"]
+
+
+def in_sight(private: dict[str, Any]) -> frozenset[str]:
+    """What the seat's own view shows that a wait stops for: players by name, bodies by place."""
+    observation = private.get("observation") or {}
+    players = (observation.get("players") or {}).keys()
+    bodies = (f"body at {c.get('position') or c.get('pos')}"
+              for c in observation.get("corpses") or [])
+    return frozenset([*players, *bodies])
+
+
+def _sight_words(seen: str, session: Session) -> str:
+    seat = seat_of(seen)
+    return session.seat_name(seat) if seat is not None else seen
+
+
 class SocialGridGame(EnvWidget, can_focus=True):
-    BINDINGS = [*ACTION_BINDINGS, Binding("h", "hint", "Oracle hint")]
+    BINDINGS = [*ACTION_BINDINGS, Binding("h", "hint", "Oracle hint"),
+                Binding("z", "wait", "Wait for news"),
+                Binding("z", "wait_quietly", "Wait for news", show=False)]
     SHOWS_PRIVATE = True  # the map and the panel show everything the seat may know
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -52,6 +80,8 @@ class SocialGridGame(EnvWidget, can_focus=True):
         self._refusal: Text | None = None  # a refused key's notice, shown for a while
         self._refusal_timer: Any = None
         self._sent: Text | None = None  # what we sent for the step being resolved
+        self.waiting: frozenset[str] | None = None  # waiting (z): what was in sight last step
+        self._wait_sent: int | None = None  # the turn a wait's NOOP last answered
 
     def compose(self) -> ComposeResult:
         yield Static("", id="sg-notice")
@@ -121,6 +151,8 @@ class SocialGridGame(EnvWidget, can_focus=True):
         if session.awaiting_us:
             self._sent = None  # a new step: the line shows how the last one went
         self._last_step = last_step_text(private) if playing else None
+        if self.waiting is not None:
+            self._wait_on(session, private, playing)
         self._draw_status()
         if playing:
             focused = self.screen.focused
@@ -193,6 +225,41 @@ class SocialGridGame(EnvWidget, can_focus=True):
         notice.update(text)
         notice.display = bool(text.plain)
 
+    def reveal(self, setup: Mapping[str, Any], names: Mapping[int, str]
+               ) -> tuple[RenderableType, Collection[str]] | None:
+        """Every role, and the map as the game draws it with where each player started and
+        each crewmate's stations (T and the seat's number)."""
+        rows, roles = setup.get("map"), setup.get("roles")
+        if not isinstance(rows, list) or not isinstance(roles, list):
+            return None
+        grid = self.query_one(GridMap)
+        state = MapState(rows=[str(r) for r in rows])
+        for seat, spawn in enumerate(setup.get("spawns") or []):
+            if isinstance(spawn, list) and len(spawn) >= 2:
+                state.players[(int(spawn[0]), int(spawn[1]))] = (
+                    seat, spawn[2] if len(spawn) > 2 else None)
+        tasks = setup.get("tasks") if isinstance(setup.get("tasks"), Mapping) else {}
+        for seat, own in tasks.items():
+            for task in own if str(seat).isdigit() and isinstance(own, list) else []:
+                station = task.get("station") if isinstance(task, Mapping) else None
+                if station:
+                    state.tasks[(int(station[0]), int(station[1]))] = (int(seat), "todo")
+        text = Text()
+        for seat, role in enumerate(roles):
+            name = role.get("name") if isinstance(role, Mapping) else str(role)
+            text.append(f"{seat} ", grid.seat_style(seat))
+            text.append(f"{names.get(seat, f'seat {seat}')}  ", "bold")
+            text.append(str(name), "bold red" if name == "impostor" else "green")
+            own = tasks.get(str(seat)) or []
+            if own:
+                text.append("  tasks " + ", ".join(str(t.get("name")) for t in own
+                                                   if isinstance(t, Mapping)), "dim")
+            text.append("\n")
+        text.append("The map: where each player started (seat and facing), each crewmate's "
+                    "task stations (T and the seat)\n", "dim")
+        text.append_text(grid.picture(state))
+        return text, ("roles", "impostors", "spawns", "tasks", "map")
+
     # -- keys --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "act":
@@ -200,11 +267,15 @@ class SocialGridGame(EnvWidget, can_focus=True):
                     and not self.screen.has_class("-narrow"))
         if action == "act_quietly":
             return self.playing
-        if action == "hint":
+        if action in ("hint", "wait_quietly"):
             return self.playing
+        if action == "wait":
+            return self.playing and not self.screen.has_class("-narrow")
         return True
 
     def action_act(self, action: int) -> None:
+        if self.waiting is not None:  # a key of one's own ends the wait
+            self._stop_waiting("Stopped waiting")
         session = self.session
         legal = session.legal if session is not None else None
         name = f"{ACTIONS[action].name} ({ACTIONS[action].shown})"
@@ -223,6 +294,47 @@ class SocialGridGame(EnvWidget, can_focus=True):
 
     def action_act_quietly(self, action: int) -> None:
         self.action_act(action)
+
+    # -- waiting (z): a NOOP each step until the seat's own view shows news -----------------------
+    def action_wait(self) -> None:
+        if self.waiting is not None:
+            self._stop_waiting("Stopped waiting")
+            return
+        if self.session is None or not self.playing:
+            return
+        self.waiting = in_sight(self.session.private)
+        self._wait_on(self.session, self.session.private, self.playing)
+        self._draw_status()
+
+    def action_wait_quietly(self) -> None:
+        self.action_wait()
+
+    def _wait_on(self, session: Session, private: dict[str, Any], playing: bool) -> None:
+        """One step of a wait: stop at news, else answer this step with a waiting NOOP."""
+        if not playing:
+            phase = session.public.get("phase")
+            self._stop_waiting("Stopped waiting: a meeting" if phase == "vote" and not
+                               session.over else "Stopped waiting")
+            return
+        seen = in_sight(private)
+        news = sorted(seen - (self.waiting or frozenset()))
+        if news:
+            self._stop_waiting("Stopped waiting: " + ", ".join(
+                _sight_words(n, session) for n in news) + " in sight")
+            return
+        self.waiting = seen
+        turn = session.turn or {}
+        legal = session.legal or {}
+        if (session.awaiting_us and turn.get("turn") != self._wait_sent
+                and legal.get("kind") == "choice"
+                and str(NOOP) in [o.get("id") for o in legal.get("options") or []]):
+            self._wait_sent = turn.get("turn")
+            self.post_message(self.Act({"choice": str(NOOP), "wait": True}))
+
+    def _stop_waiting(self, why: str) -> None:
+        self.waiting = None
+        self._wait_sent = None
+        self.say(why)
 
     def action_hint(self) -> None:
         self.hinting = not self.hinting
@@ -251,7 +363,8 @@ class SocialGridGame(EnvWidget, can_focus=True):
 
     def _draw_status(self) -> None:
         status = self.query_one("#sg-status", Static)
-        line = self._refusal or self._sent or self._last_step
+        line = self._refusal or (WAITING if self.waiting is not None else None) or (
+            self._sent or self._last_step)
         status.display = line is not None
         if line is not None:
             status.update(line)

@@ -4,6 +4,8 @@ Textual's RichLog renders each line once, at the width it has at that moment: a 
 before a scrollbar appeared, or before the terminal got narrower, is cut on the right. This log
 keeps what it wrote (as many as it shows) and writes it all again when its width changes, and it
 reserves the scrollbar's gutter from the start so that the scrollbar appearing changes nothing.
+While hidden (a narrow game screen keeps its transcript behind ctrl+t) it has no width: lines
+written then are written again once it is shown, rather than kept one character a line.
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ class WrapLog(RichLog):
                          max_lines=max_lines, min_width=1)
         self.can_focus = False
         self._written: deque[RenderableType] = deque(maxlen=max_lines)
-        self._width = 0
+        self._width = 0  # the width the lines were last wrapped at (0: not yet)
+        self._stale = False  # lines were written while hidden, at no width
 
     def write(self, content: RenderableType | object, width: int | None = None,
               expand: bool = False, shrink: bool = True, scroll_end: bool | None = None,
               animate: bool = False) -> RichLog:
         self._written.append(content)  # type: ignore[arg-type]
+        if self._size_known and not self.scrollable_content_region.width:
+            self._stale = True
         return super().write(content, width, expand, shrink, scroll_end, animate)
 
     def clear(self) -> RichLog:
@@ -39,7 +44,10 @@ class WrapLog(RichLog):
 
     def on_resize(self, event: Resize) -> None:
         width = self.scrollable_content_region.width
-        if self._size_known and width != self._width and self._width:
+        if not width:  # hidden: wrap again when shown
+            return
+        if self._size_known and (self._stale or (self._width and width != self._width)):
+            self._stale = False
             self._rewrap()
         self._width = width
 
