@@ -800,7 +800,7 @@ class Server:
                 seat.player = None
             elif table.status in ("starting", "playing"):
                 # Leaving a game under way abandons it: the seat forfeits (everyone, the
-                # leaver too, gets game_over), or the game is void if nobody has moved yet.
+                # leaver too, gets game_over), or the game is void if no person has moved yet.
                 await table.forfeit(seat, "resigned", "left the game")
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         await table.broadcast_table()

@@ -145,7 +145,8 @@ class GameScreen(ParlorScreen):
         self.app.push_screen(ConfirmScreen(
             "Leave this game?",
             "Leaving a game that has started counts as resigning: you lose, and a rated game is "
-            "rated as your loss. (A game nobody has moved in yet is void instead.)",
+            "rated as your loss. (A game in which no person has moved yet is void instead: "
+            "bots' moves do not count.)",
             yes="Leave and resign", no="Keep playing"), self._leave_answered)
 
     def _leave_answered(self, yes: bool | None) -> None:
