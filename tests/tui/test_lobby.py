@@ -65,3 +65,19 @@ async def test_tab_reaches_every_list_and_finished_tables_stay_apart(embedded):
         await on_screen(pilot, app, "game")
         assert app.session.table["id"] == live_id and app.session.seat == 1
         await erin.close()
+
+
+async def test_the_lobby_shows_the_database_and_most_games_at_80x24(embedded, server_db):
+    """Issue 22: `parlor` printed its database path, but the TUI covered it at once; at 80x24
+    the lobby showed two games at a time and pointed to a list "on the left" that was above."""
+    for size, games in (((80, 24), 6), ((140, 45), 12)):
+        app = ParlorApp(embedded.url, "tester", database=str(server_db))
+        async with app.run_test(size=size) as pilot:
+            await on_screen(pilot, app, "lobby")
+            text = await wait_for_text(pilot, "Colonel Blotto", "No tables yet")
+            compact = "".join(text.split())  # a long path is folded over lines
+            assert f"Gamesaresavedin{server_db}" in compact
+            titles = [e["title"] for e in app.session.envs]
+            assert sum(title in text for title in titles) >= min(games, len(titles)), text
+            where = "above" if size[0] < 110 else "on the left"
+            assert f"Pickagame{where.replace(' ', '')}andpressn" in compact
