@@ -315,3 +315,23 @@ async def test_a_seat_freed_at_a_waiting_table_shows_no_countdown(server):
     assert freed["table"]["seats"][1]["return_by"] is None
     assert freed["table"]["seats"][1]["display"] == "open seat #1"
     await ada.close()
+
+
+async def test_a_waiting_table_closes_when_its_last_person_leaves(server):
+    """Issue 22: an IPD table with two seats for people stayed listed, empty, after its only
+    person left the waiting room."""
+    ada = await Client.connect(server.url, "ada")
+    bob = await Client.connect(server.url, "bob")
+    table = (await ada.request("create_table", env="three-player-ipd",
+                               seats=["human", "human", "scripted:tit-for-tat"],
+                               join_seat=0))["table"]
+    listed = await bob.request("list_tables")
+    assert [t["id"] for t in listed["tables"]] == [table["id"]]
+    left = await ada.request("leave", table_id=table["id"])
+    assert left["your_seat"] is None
+    listed = await bob.request("list_tables")
+    assert [t for t in listed["tables"] if t["status"] != "closed"] == []
+    refused = await bob.request("join", table_id=table["id"])
+    assert refused["type"] == "error"
+    for c in (ada, bob):
+        await c.close()
