@@ -300,3 +300,14 @@ def test_player_counts_follow_the_config():
     with pytest.raises(ConfigError, match="task stations"):
         ENV.new_game(ENV.config("navigation", {"rows": 1, "cols": 1}), 1, 10)
     assert ENV.player_counts(ENV.config("league-10x10")) == (5, 6, 7, 8, 9, 10)
+
+
+def test_roles_read_with_the_right_article():
+    """Issue 22: the transcript said "You are a impostor"."""
+    from engine.socialgrid import text
+    naming = lambda s: f"Player_{s}"  # noqa: E731
+    told = [text.describe_event("role_assigned", {"role": role, "teammates": []}, naming)
+            for role in ("impostor", "crewmate")]
+    assert told == ["You are an impostor.", "You are a crewmate."]
+    ejected = text._vote_line({"votes": {"0": 1}, "ejected": 1, "role": "impostor"})
+    assert "Player_1 is ejected — an impostor" in ejected

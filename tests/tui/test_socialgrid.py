@@ -319,3 +319,10 @@ async def test_a_spectator_sees_the_public_state_and_no_positions(embedded):
         await wait_for_text(pilot, "Step 1/2500")
         assert not re.search(r"R\d\d\(", screen_text(app))
     await alice.close()
+
+
+def test_an_ejected_impostor_reads_with_the_right_article():
+    from tui.widgets.sg_text import vote_text
+    shown = vote_text({"meeting": 1, "ejected": 1, "role": "impostor", "votes": {}},
+                      lambda s: f"p{s}").plain
+    assert "p1 ejected — an impostor" in shown
