@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from server.protocol import players_text
@@ -20,6 +20,7 @@ from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.session import seat_display
+from tui.widgets.key_footer import KeyFooter
 
 REFRESH_SECONDS = 5.0
 EMPTY_HINT = "No tables yet. Pick a game {where} and press n to open one."
@@ -56,7 +57,7 @@ class LobbyScreen(ParlorScreen):
                 yield Static(empty_hint(self.narrow), id="lobby-empty", classes="form-hint")
                 yield Static("Finished  (Enter or w: result)", classes="section-title")
                 yield DataTable(id="finished-list", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         player = self.session.player or {}
