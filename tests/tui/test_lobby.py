@@ -81,3 +81,20 @@ async def test_the_lobby_shows_the_database_and_most_games_at_80x24(embedded, se
             assert sum(title in text for title in titles) >= min(games, len(titles)), text
             where = "above" if size[0] < 110 else "on the left"
             assert f"Pickagame{where.replace(' ', '')}andpressn" in compact
+
+
+async def test_an_empty_waiting_table_leaves_the_lobby_with_its_only_person(embedded):
+    """Issue 22: a table stayed listed after its only person left the waiting room with Esc."""
+    app = ParlorApp(embedded.url, "solo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, app, "lobby")
+        app.client.send("create_table", env="three-player-ipd", join_seat=0,
+                        seats=["human", "human", "scripted:tit-for-tat"])
+        await on_screen(pilot, app, "table")
+        table_id = app.session.table["id"]
+        await pilot.press("escape")
+        await on_screen(pilot, app, "lobby")
+        app.client.send("list_tables")
+        await wait_for_text(pilot, "No tables yet")
+        assert table_id not in screen_text(app)
+        assert all(t["id"] != table_id or t["status"] == "closed" for t in app.session.tables)
