@@ -193,7 +193,7 @@ async def test_a_player_who_does_not_come_back_forfeits(make_server):
 
 
 async def test_running_out_of_time_under_the_void_policy_forfeits(make_server):
-    server = await make_server(turn_timeout=0.5, on_timeout="void")
+    server = await make_server(turn_timeout=1.0, on_timeout="void")
     ada = await Client.connect(server.url, "ada")
     table = (await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
                                seed=3, join_seat=0))["table"]
