@@ -18,6 +18,11 @@ from typing import Any
 Namer = Callable[[int], str]
 
 
+def with_article(noun: str) -> str:
+    """"an impostor", "a crewmate": role names in running text."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+
+
 class Naming:
     """A namer (call it with a seat) that also rewrites the env's own seat names in free text
     (`text`) to the names it gives. Without `own` names, texts are left as they are."""

@@ -877,9 +877,14 @@ class Server:
         if seat is not None:
             if table.status == "waiting":
                 seat.player = None
+                if not any(s.player for s in table.seats):  # nobody waits here any more
+                    await self.close_waiting(table, "its last person left")
+                    await self.reply(conn, p.message("table", req.id, table=table.summary(),
+                                                     your_seat=None))
+                    return
             elif table.status in ("starting", "playing"):
                 # Leaving a game under way abandons it: the seat forfeits (everyone, the
-                # leaver too, gets game_over), or the game is void if nobody has moved yet.
+                # leaver too, gets game_over), or the game is void if no person has moved yet.
                 await table.forfeit(seat, "resigned", "left the game")
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         await table.broadcast_table()

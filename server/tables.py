@@ -395,7 +395,8 @@ class Table:
         """A person gives up: left the game (`resigned`), did not come back within the grace
         (`disconnected`), or ran out of time under a `void` timeout policy (`timeout`). The
         game ends at once as a forfeit by that seat (`Game.resign`: its side loses, and the game
-        is rated), or as void when nobody has moved yet. `reason` completes a sentence about
+        is rated), or as void when no person has moved yet (bots move at once, and a person must
+        not lose for leaving before their first decision). `reason` completes a sentence about
         the seat ("left the game"); `still()`, checked under the table's lock, says whether the
         cause still holds (a turn answered, a person back in the meantime)."""
         if self._opening is not None and not self._opening.done():
@@ -406,11 +407,15 @@ class Table:
             if game is None or game.over or (still is not None and not still()):
                 return
             seat.status = status
-            if self.game_id is None or game.last_action() is None:
-                await self._void(f"{seat.name} {reason} before anyone moved")
+            if self.game_id is None or not self._a_person_moved(game):
+                await self._void(f"{seat.name} {reason} before any person moved")
                 return
             events = game.resign(seat.index, reason)
             await self._commit(seat, events, None, None)
+
+    def _a_person_moved(self, game: Game) -> bool:
+        people = {seat.index for seat in self.seats if seat.bot is None}
+        return any(action.seat in people for action in game.actions)
 
     async def _store(self, rows: Rows) -> None:
         """Commit rows before anyone is told about them, or keep them for the game's end."""
@@ -598,7 +603,7 @@ class Table:
     async def _timed_out(self, seat: Seat, turn: int) -> None:
         """A person's decision is overdue: by the table's policy (the env's rule unless the host
         chose) the default move is made and the game goes on, or (`void`, or an env without a
-        default move) the seat forfeits — the game is void only if nobody has moved yet."""
+        default move) the seat forfeits — the game is void only if no person has moved yet."""
         policy = self.options.on_timeout or self.env.on_timeout
         if policy == "default" and await self.submit_default(seat, "timeout"):
             return

@@ -25,8 +25,10 @@ class ParlorApp(App[int]):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, url: str, name: str, server_key: str | None = None, *,
-                 invite: str | None = None, cafile: str | None = None) -> None:
+                 invite: str | None = None, cafile: str | None = None,
+                 database: str | None = None) -> None:
         super().__init__()
+        self.database = database  # the embedded server's file, shown in the lobby
         self.session = Session(name=name, url=url)
         self.client = ParlorClient(self, url, cafile=cafile)
         self.server_key = server_key or url  # where our token for this server is kept

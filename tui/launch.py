@@ -18,13 +18,16 @@ def default_name() -> str:
 
 
 def run_remote(url: str, name: str | None = None, server_key: str | None = None, *,
-               invite: str | None = None, cafile: str | None = None) -> int:
+               invite: str | None = None, cafile: str | None = None,
+               database: str | None = None) -> int:
     """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT or wss://...);
     `invite`: a code for a new name on an invite-only server; `cafile`: certificates to trust
-    for wss:// (default: the system's)."""
+    for wss:// (default: the system's); `database`: the file of an embedded server, shown in
+    the lobby (the path printed on start is covered by the TUI at once)."""
     if "://" not in url:
         url = f"ws://{url}"  # `parlor play --server host:port` is what people type
-    app = ParlorApp(url, name or default_name(), server_key, invite=invite, cafile=cafile)
+    app = ParlorApp(url, name or default_name(), server_key, invite=invite, cafile=cafile,
+                    database=database)
     app.run()
     return app.return_code or 0
 
@@ -37,6 +40,6 @@ def run_local(db_path: str, name: str | None = None) -> int:
     db.parent.mkdir(parents=True, exist_ok=True)
     server = start_embedded(str(db))
     try:  # the embedded server's port changes every run; its database does not
-        return run_remote(server.url, name, f"local:{db}")
+        return run_remote(server.url, name, f"local:{db}", database=str(db))
     finally:
         server.stop()

@@ -55,8 +55,8 @@ from bots.prompts.socialgrid_text import (
     player_status,
     setup_text,
     step_format,
-    with_article,
 )
+from engine.describe import with_article
 from engine.socialgrid import syntax
 from engine.socialgrid.moves import ACTION_NAMES, KILL
 

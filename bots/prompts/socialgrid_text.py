@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.describe import with_article
+
 ACTION_HELP = {
     0: "step one tile the way you face",
     1: "step one tile back, still facing the same way",
@@ -63,10 +65,6 @@ RUBRIC = (
 
 def player_name(seat: int) -> str:
     return f"Player_{seat}"
-
-
-def with_article(role: str) -> str:
-    return f"an {role}" if role[:1] in "aeiou" else f"a {role}"
 
 
 def impostor_count(view: Mapping[str, Any]) -> int | None:
@@ -186,7 +184,7 @@ def step_format(public: Mapping[str, Any], short: bool = False) -> str:
 def player_status(player: Mapping[str, Any]) -> str:
     status = player.get("status", "alive")
     role = player.get("role")
-    was = f", was a {role}" if role else ""
+    was = f", was {with_article(role)}" if role else ""
     return f"{player.get('name')} ({status}{was})"
 
 
@@ -198,7 +196,7 @@ def last_vote_text(last: Mapping[str, Any]) -> str:
     if ejected is None:
         outcome = "nobody was ejected"
     else:
-        role = f" (a {last['role']})" if last.get("role") else ""
+        role = f" ({with_article(last['role'])})" if last.get("role") else ""
         outcome = f"{player_name(ejected)} was ejected{role}"
     return f"Last meeting ({last.get('meeting')}, step {last.get('step')}): {outcome}; " \
            f"votes: {votes or 'none'}."

@@ -10,10 +10,12 @@ clue word and the board words it brings to mind, strongest first).
   with none of those either it passes (gives no clue).
 - The operative guesses the clue's group in its own order, only as many words as the number
   says; its extra (n + 1) guess goes to a word an earlier clue of its team left unfound, and
-  otherwise it stops. A clue it does not know (from a person or an LLM) is read through the
-  groups its word belongs to; when nothing fits, it passes. Its memory of the groups is a little
-  noisy (a few links forgotten or swapped, fixed per bot seed), so the spymaster's plan does not
-  always work — as with people.
+  otherwise it stops. A clue that is not one of our groups (from a person or an LLM) is read
+  through our cue list (bots/scripted/codenames_cues.txt: for each bank word, the words a
+  person might give as a clue for it, so "bunny" finds rabbit and "insect" firefly), then
+  through the groups the clue's word belongs to; it passes only when nothing relates. Its
+  memory of the groups is a little noisy (a few links forgotten or swapped, fixed per bot
+  seed), so the spymaster's plan does not always work — as with people.
 
 `scripted:agent` (and its alias `scripted:team`) plays whichever role its seat has; the role
 names `scripted:spymaster` and `scripted:operative` are the same player, named for seating
@@ -118,18 +120,53 @@ def misread(found: list[str], clue: str, seed: int) -> list[str]:
     return found
 
 
-def candidates(clue: str, hidden: set[str], seed: int) -> list[str]:
-    """Hidden board words the clue brings to mind, most likely first."""
-    for form in (clue, clue.removesuffix("s"), clue.removesuffix("es")):
+def forms(clue: str) -> tuple[str, ...]:
+    """The clue and the singulars it may be ("insects", "bunnies", "boxes")."""
+    found = [clue]
+    if clue.endswith("ies"):
+        found.append(clue[:-3] + "y")
+    if clue.endswith("es"):
+        found.append(clue[:-2])
+    if clue.endswith("s"):
+        found.append(clue[:-1])
+    return tuple(found)
+
+
+def candidates(clue: str, hidden: set[str], seed: int, *, loosely: bool = True) -> list[str]:
+    """Hidden board words the clue brings to mind, most likely first: the clue's group (as
+    remembered), then words the clue is a cue for (codenames_cues.txt: "bunny" for rabbit),
+    then, `loosely`, words sharing groups with the clue when it is a bank word itself."""
+    clue = clue.lower()
+    found: list[str] = []
+    for form in forms(clue):
         if form in groups():
-            return misread([w for w in recall(form, seed) if w in hidden], form, seed)
-    # A clue that is not one of our groups: words sharing groups with it, most shared first.
-    shared: dict[str, int] = {}
-    for theme in themes_of().get(clue, ()):
-        for w in recall(theme, seed):
-            if w in hidden and w != clue:
-                shared[w] = shared.get(w, 0) + 1
-    return sorted(shared, key=lambda w: -shared[w])
+            found = misread([w for w in recall(form, seed) if w in hidden], form, seed)
+            break
+    cued = sorted((rank, w) for form in forms(clue) for w, rank in cued_by().get(form, ())
+                  if w in hidden)
+    found += [w for _, w in cued if w not in found]
+    if loosely:
+        shared: dict[str, int] = {}
+        for theme in themes_of().get(clue, ()):
+            for w in recall(theme, seed):
+                if w in hidden and w != clue and w not in found:
+                    shared[w] = shared.get(w, 0) + 1
+        found += sorted(shared, key=lambda w: -shared[w])
+    return found
+
+
+@cache
+def cued_by() -> dict[str, tuple[tuple[str, int], ...]]:
+    """Cue -> (board word, the cue's rank among that word's cues), from our cue list."""
+    text = resources.files("bots.scripted").joinpath("codenames_cues.txt").read_text("utf-8")
+    found: dict[str, list[tuple[str, int]]] = {}
+    for line in text.splitlines():
+        word, _, cues = line.partition(":")
+        if line.startswith("#") or not cues:
+            continue
+        for rank, cue in enumerate(cues.split()):
+            found.setdefault(cue, []).append((word.strip(), rank))
+    return {cue: tuple(words) for cue, words in found.items()}
 
 
 def choose_guess(public: Mapping[str, Any], team: str, seed: int) -> str:
@@ -144,8 +181,8 @@ def choose_guess(public: Mapping[str, Any], team: str, seed: int) -> str:
         if turn["team"] != team or not turn["clue"] or not turn["number"]:
             continue
         hits = sum(1 for g in turn["guesses"] if g["label"] == team)
-        if hits < turn["number"]:
-            left = candidates(turn["clue"], hidden, seed)
+        if hits < turn["number"]:  # only words the clue surely meant: this guess is a bonus
+            left = candidates(turn["clue"], hidden, seed, loosely=False)
             if left:
                 return left[0]
     return "pass"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.describe import Naming, describe_generic
+from engine.describe import Naming, describe_generic, with_article
 from engine.socialgrid.board import FACING_NAMES
 from engine.socialgrid.moves import ACTION_NAMES
 from engine.socialgrid.syntax import NAME_TO_ACTION
@@ -93,7 +93,7 @@ def _vote_line(vote: Mapping[str, Any], name: Any = None) -> str:
     ejected = vote.get("ejected")
     if ejected is None:
         return f"Nobody is ejected ({votes})."
-    role = f" — a {vote['role']}" if vote.get("role") else ""
+    role = f" — {with_article(vote['role'])}" if vote.get("role") else ""
     return f"{name(ejected)} is ejected{role} ({votes})."
 
 
@@ -124,7 +124,8 @@ def _describe(kind: str, data: Mapping[str, Any], name: Naming) -> str | None:
                 f"on {m['rows']}x{m['cols']} rooms of {m['room_size']}x{m['room_size']}.")
     if kind == "role_assigned":
         mates = ", ".join(name(s) for s in data["teammates"])
-        return f"You are a {data['role']}." + (f" Fellow impostors: {mates}." if mates else "")
+        return f"You are {with_article(data['role'])}." + (f" Fellow impostors: {mates}."
+                                                             if mates else "")
     if kind == "step":
         return f"Step {data['step']}."
     if kind == "task_completed":

@@ -23,7 +23,7 @@ LABELS = {
     "cooperation_rate": "Cooperation (share of choices)",
     **{f"cooperation_rate_vs_{o}": f"Cooperation with seat {o} (share of rounds)"
        for o in range(PLAYERS)},
-    "messages": "Chat messages sent",
+    "messages": "Chat messages sent (not counting turns passed in silence)",
     **errs.ATTRIBUTION_LABELS,
     **errs.ERROR_LABELS,
     "rounds_played": "Rounds played",
@@ -56,8 +56,8 @@ def game_metrics(record: GameRecord) -> dict[str, Any]:
                 coop[b][a] += cb == "cooperate"
                 mutual += ca == cb == "cooperate"
                 pairs += 1
-        elif e.type == "chat":
-            messages[e.data["seat"]] += 1
+        elif e.type == "chat":  # saying nothing passes the turn: not a message
+            messages[e.data["seat"]] += bool(e.data["text"])
     result = record.result
     void = result is None or result.void
     attribution = errs.error_attribution(record)

@@ -122,3 +122,51 @@ def test_the_tui_clue_check_agrees_with_the_engine():
             assert conflict(word, words) == clue_conflict(word, words), word
             assert (check_clue(f"{word} 1", words, 9).action is None) == \
                 (clue_conflict(word, words) is not None), word
+
+
+# A person's clues (issue 22: the operative passed on `insect 1`, `bunny 1`, `painting 1`):
+# (clue, the word meant, other words on the board that it does not mean).
+PERSON_CLUES = [
+    ("insect", "firefly", ["piano", "castle", "judge", "soup"]),
+    ("bunny", "rabbit", ["piano", "castle", "judge", "soup"]),
+    ("bunnies", "rabbit", ["tractor", "violin", "cement", "ticket"]),
+    ("painting", "canvas", ["tractor", "violin", "cement", "ticket"]),
+    ("insects", "mosquito", ["wallet", "cannon", "lemon", "sofa"]),
+    ("fruit", "mango", ["hammer", "rocket", "judge", "sock"]),
+    ("cold", "icicle", ["hammer", "rocket", "judge", "sock"]),
+    ("breakfast", "waffle", ["saddle", "trophy", "comet", "wrench"]),
+    ("royal", "throne", ["saddle", "mop", "comet", "wrench"]),
+    ("spooky", "ghost", ["saddle", "mop", "carrot", "wrench"]),
+    ("teeth", "toothbrush", ["saddle", "mop", "carrot", "kite"]),
+    ("stripes", "zebra", ["saddle", "mop", "carrot", "kite"]),
+    ("egypt", "pyramid", ["saddle", "mop", "carrot", "kite"]),
+    ("wedding", "veil", ["hockey", "mop", "carrot", "kite"]),
+]
+
+
+FILLER = ("anchor album badge belt button calendar chalk dice drill envelope folder glue ladder "
+          "magnet notebook paperclip plug stapler tape wire").split()
+
+
+@pytest.mark.parametrize(("clue", "meant", "others"), PERSON_CLUES,
+                         ids=[c for c, _, _ in PERSON_CLUES])
+def test_the_operative_guesses_what_a_person_means(clue, meant, others):
+    words = [meant, *others, *FILLER]
+    public = {"words": words, "revealed": [None] * 25, "history": [],
+              "clue": {"word": clue, "number": 1, "guesses": 2, "made": 0}}
+    for seed in range(5):  # whatever the bot's noise
+        assert choose_guess(public, "red", seed) == meant
+
+
+def test_every_bank_word_has_cues_of_our_own():
+    from bots.scripted.codenames import cued_by
+    cued = {w for pairs in cued_by().values() for w, _ in pairs}
+    assert cued == set(bank())
+
+
+def test_the_operative_passes_when_nothing_on_the_board_relates():
+    words = [*FILLER, "piano", "castle", "judge", "soup", "saddle"]
+    for clue in ("insect", "bunny", "painting", "wedding"):
+        public = {"words": words, "revealed": [None] * 25, "history": [],
+                  "clue": {"word": clue, "number": 1, "guesses": 2, "made": 0}}
+        assert choose_guess(public, "red", 0) == "pass", clue

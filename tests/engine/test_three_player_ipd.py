@@ -446,6 +446,13 @@ def test_metrics_report_cooperation_rates():
     assert agg["seats"]["1"]["mean_score"] == 6 and agg["overall"]["mutual_cooperation_rate"] == 0.5
 
 
+def test_a_chat_turn_passed_in_silence_is_not_a_message_sent():
+    game = new(rounds=1)
+    chat_all(game, texts=("", "hello", "   "))
+    m = ENV.game_metrics(game.record())
+    assert [m["seats"][str(s)]["messages"] for s in range(3)] == [0, 1, 0]
+
+
 def test_aborted_games_are_left_out_of_aggregates():
     game = new()
     chat_all(game)

@@ -32,11 +32,13 @@ async def test_a_person_who_stalls_gets_the_default_move_and_the_game_goes_on(ma
 
 
 async def test_mindgames_envs_keep_their_rule_a_timed_out_seat_forfeits(make_server):
-    server = await make_server(turn_timeout=0.2)
+    server = await make_server(turn_timeout=1.0)
     ada = await Client.connect(server.url, "ada")
-    await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
-                      join_seat=0)
-    over = await ada.wait_for("game_over")  # the bot had moved: a forfeit, not a void game
+    table = (await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                               join_seat=0))["table"]
+    turn = await ada.wait_for("your_turn")  # she moves once, then lets her time run out
+    await ada.send("act", table_id=table["id"], turn=turn["turn"], action="[A7 B7 C6]")
+    over = await ada.wait_for("game_over")  # a person had moved: a forfeit, not a void game
     assert not over["result"]["void"] and over["statuses"]["0"] == "timeout"
     err = await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
                             on_timeout="later")

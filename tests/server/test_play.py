@@ -249,7 +249,9 @@ async def test_a_vanished_player_forfeits_after_the_grace_period(make_server):
     table = (await ada.request("create_table", env="colonel-blotto",
                                seats=["human", "random"], join_seat=0))["table"]
     await eve.request("spectate", table_id=table["id"])
-    await ada.wait_for("your_turn")  # the random bot has allocated by now
+    turn = await ada.wait_for("your_turn")  # she allocates once (a game no person has
+    await ada.send("act", table_id=table["id"], turn=turn["turn"], action="[A7 B7 C6]")
+    await ada.wait_for("your_turn")  # moved in would be void), then vanishes
     await ada.close()
     over = await eve.wait_for("game_over")
     assert not over["result"]["void"] and over["statuses"]["0"] == "disconnected"

@@ -193,14 +193,34 @@ async def test_a_player_who_does_not_come_back_forfeits(make_server):
 
 
 async def test_running_out_of_time_under_the_void_policy_forfeits(make_server):
-    server = await make_server(turn_timeout=0.2, on_timeout="void")
+    server = await make_server(turn_timeout=1.0, on_timeout="void")
     ada = await Client.connect(server.url, "ada")
-    await ada.request("create_table", env="colonel-blotto", seats=["human", "random"], seed=3,
-                      join_seat=0)
-    over = await ada.wait_for("game_over")  # the random bot allocated; ada never does
+    table = (await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                               seed=3, join_seat=0))["table"]
+    turn = await ada.wait_for("your_turn")  # she allocates once, then never again
+    await ada.send("act", table_id=table["id"], turn=turn["turn"], action=ALLOC)
+    over = await ada.wait_for("game_over")
     assert not over["result"]["void"] and over["result"]["winners"] == [1]
     assert over["statuses"] == {"0": "timeout", "1": "finished"}
     assert set(over["rating_changes"]) == {"0", "1"}
+    await ada.close()
+
+
+async def test_leaving_a_bot_game_before_your_first_move_voids_it(server):
+    """The bot allocates the moment the game starts; the leave dialog promises a game no person
+    has moved in is void, and so it is (issue 22)."""
+    ada = await Client.connect(server.url, "ada")
+    table = (await ada.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                               seed=3, join_seat=0))["table"]
+    while True:  # the bot's allocation is in
+        msg = await ada.wait_for("event")
+        if any(e["type"] == "allocation_submitted" for e in msg["events"]):
+            break
+    await ada.send("leave", table_id=table["id"])
+    over = await ada.wait_for("game_over")
+    assert over["result"]["void"] and over["rating_changes"] == {}
+    assert over["statuses"]["0"] == "resigned"
+    assert rows(server.db_path, "SELECT count(*) n FROM ratings")[0]["n"] == 0
     await ada.close()
 
 
@@ -295,3 +315,23 @@ async def test_a_seat_freed_at_a_waiting_table_shows_no_countdown(server):
     assert freed["table"]["seats"][1]["return_by"] is None
     assert freed["table"]["seats"][1]["display"] == "open seat #1"
     await ada.close()
+
+
+async def test_a_waiting_table_closes_when_its_last_person_leaves(server):
+    """Issue 22: an IPD table with two seats for people stayed listed, empty, after its only
+    person left the waiting room."""
+    ada = await Client.connect(server.url, "ada")
+    bob = await Client.connect(server.url, "bob")
+    table = (await ada.request("create_table", env="three-player-ipd",
+                               seats=["human", "human", "scripted:tit-for-tat"],
+                               join_seat=0))["table"]
+    listed = await bob.request("list_tables")
+    assert [t["id"] for t in listed["tables"]] == [table["id"]]
+    left = await ada.request("leave", table_id=table["id"])
+    assert left["your_seat"] is None
+    listed = await bob.request("list_tables")
+    assert [t for t in listed["tables"] if t["status"] != "closed"] == []
+    refused = await bob.request("join", table_id=table["id"])
+    assert refused["type"] == "error"
+    for c in (ada, bob):
+        await c.close()

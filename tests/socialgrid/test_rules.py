@@ -324,3 +324,14 @@ def test_a_persons_wait_is_a_noop_marked_in_the_trace_only():
     marks = {row[0]: row[8] if len(row) > 8 else {} for row in trace.data["seats"]}
     assert marks == {CREW_A: {"wait": True}, IMP: {}, CREW_B: {"wait": True}}
     assert {row[1] for row in trace.data["seats"]} == {NOOP}  # a NOOP like any other
+
+
+def test_roles_read_with_the_right_article():
+    """Issue 22: the transcript said "You are a impostor"."""
+    from engine.socialgrid import text
+    naming = lambda s: f"Player_{s}"  # noqa: E731
+    told = [text.describe_event("role_assigned", {"role": role, "teammates": []}, naming)
+            for role in ("impostor", "crewmate")]
+    assert told == ["You are an impostor.", "You are a crewmate."]
+    ejected = text._vote_line({"votes": {"0": 1}, "ejected": 1, "role": "impostor"})
+    assert "Player_1 is ejected — an impostor" in ejected

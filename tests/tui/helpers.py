@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Footer
 
 # Terminal cells only (the window title of the screenshot has no clip-path).
 _TEXT = re.compile(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*clip-path[^>]*>([^<]*)</text>')
@@ -51,9 +52,12 @@ async def wait_for_text(pilot: Pilot, *needles: str) -> str:
 
 
 def footer(app: App) -> str:
-    """The screen's last line: the footer, with the keys that work now."""
+    """The screen's last line (or two, when its keys need them): the footer, with the keys
+    that work now."""
     lines = [line for line in screen_text(app).splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    found = app.screen.query(Footer)
+    rows = max(found.first().size.height, 1) if found else 1
+    return " ".join(lines[-rows:]) if lines else ""
 
 
 async def wait_for_footer(pilot: Pilot, app: App, key: str) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 
 from tests.tui.helpers import (
     answered,
     on_screen,
+    our_turn,
     our_turn_or_end,
     screen_text,
     wait_for,
@@ -120,3 +122,24 @@ async def test_full_blotto_game_against_a_bot_with_keys_only(embedded):
         assert app.session.in_our_names(over["result"]["reason"])[:40] in text.replace("\n", " ")
         await pilot.press("enter")
         await on_screen(pilot, app, "lobby")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 45)], ids=["80x24", "140x45"])
+async def test_leaving_before_your_first_move_is_void_as_the_dialog_says(embedded, size):
+    """Issue 22: the bot had allocated, so leaving before one's first move cost 6 points of μ
+    although the dialog said a game nobody has moved in is void."""
+    app = ParlorApp(embedded.url, "leaver")
+    async with app.run_test(size=size) as pilot:
+        await on_screen(pilot, app, "lobby")
+        app.client.send("create_table", env="colonel-blotto", seats=["human", "random"],
+                        join_seat=0, seed=3)
+        await our_turn(pilot, app)
+        await wait_for(pilot, lambda: any(e.get("type") == "allocation_submitted"
+                                          for e in app.session.events), "the bot's move")
+        await pilot.press("ctrl+l")
+        await on_screen(pilot, app, "confirm")
+        await wait_for_text(pilot, "no person has moved")
+        await pilot.press("y")
+        await on_screen(pilot, app, "result")
+        await wait_for_text(pilot, "The game is void")
+        assert app.session.game_over["rating_changes"] == {}

@@ -4,6 +4,8 @@ live legality check (an illegal clue is refused before it is sent) at 120x40."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.tui.helpers import (
     on_screen,
     our_turn,
@@ -84,3 +86,23 @@ async def test_a_spymaster_is_kept_from_an_illegal_clue(embedded):
         clue = next(e for e in app.session.events if e.get("type") == "clue_given")["data"]
         assert (clue["word"], clue["number"], clue["seat"]) == ("signal", 1, 0)
         await wait_for_text(pilot, "[signal 1]")
+
+
+@pytest.mark.parametrize(("size", "seed", "clue", "meant"), [
+    ((80, 24), 14, "bunny", "rabbit"), ((140, 45), 89, "insect", "firefly"),
+    ((140, 45), 33, "painting", "canvas")], ids=["bunny-80x24", "insect-140x45", "painting"])
+async def test_the_bot_operative_finds_a_persons_one_word_clue(embedded, size, seed, clue, meant):
+    """Issue 22: the scripted operative passed on `insect 1`, `bunny 1`, `painting 1`."""
+    app = ParlorApp(embedded.url, f"spy{seed}")
+    async with app.run_test(size=size) as pilot:
+        await _seated(pilot, app, 0, seed=seed)
+        words = app.session.view["public"]["words"]
+        assert meant in words and app.session.view["private"]["key"][words.index(meant)] == "red"
+        await pilot.press(*f"{clue} 1")
+        await wait_for_text(pilot, f"[{clue} 1] is legal")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(e.get("type") == "guess_made" for e in app.session.events),
+                       "the operative's guess")
+        guess = next(e for e in app.session.events if e.get("type") == "guess_made")["data"]
+        assert guess["word"] == meant and guess["seat"] == 1
+        await wait_for_text(pilot, meant)

@@ -137,8 +137,9 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
         assert app.session.table["config"]["instance"]  # the whole record went to the table
         text = await wait_for_text(pilot, "After stage 1 of 3")
         assert "Convincing and clear" not in text  # the reviews come at stage 2
-        for stage, keys in ((2, ["enter"]), (3, ["right", "enter"]), (None, ["enter"])):
-            await answer(pilot, app, *keys)  # the picker starts at Accept; → Reject
+        # The picker starts at Accept, then at the answer before; → flips it.
+        for stage, keys in ((2, ["enter"]), (3, ["right", "enter"]), (None, ["right", "enter"])):
+            await answer(pilot, app, *keys)
             if stage:
                 await wait_for_text(pilot, f"After stage {stage} of 3")
         await on_screen(pilot, app, "result")

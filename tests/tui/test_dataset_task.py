@@ -114,12 +114,15 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
                                "stage 2's header at the top of the evidence")
             if stage == 3:
                 await _pages_keep_the_form_focused(pilot, app, header(3, REVIEW_TITLES[2]))
-            # the picker starts at Accept; → Reject
-            keys = {"Accept": ["enter"], "Reject": ["right", "enter"]}[picks[stage - 1]]
-            await answer(pilot, app, *keys)
+            # The picker starts at Accept, then at the answer of the stage before (issue 22:
+            # it went back to Accept after a Reject); → flips it.
+            start = picks[stage - 2] if stage > 1 else "Accept"
+            await wait_for_text(pilot, f"Final Decision ‹ {start} ›")
+            await answer(pilot, app, *([] if picks[stage - 1] == start else ["right"]), "enter")
 
         await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, f"right: decision {truth}", "Final position")
+        assert "Query kind" not in text  # a task of one kind has no kind to show (issue 22)
         position = app.screen.query_one(DatasetTaskGame)
         assert not position.query_one(ActionForm).display  # the form goes at the end
         app.screen.query_one("#result-setup").scroll_visible(animate=False)
@@ -145,7 +148,7 @@ async def test_a_paper_from_a_file_shows_its_source_and_stages(embedded):
         await wait_for_text(pilot, header(3, "Rebuttal and discussion"),
                             "Authors: We added two datasets.", "Reviewer 1: My concerns remain.",
                             "After stage 1 you said: Accept", "After stage 2 you said: Reject")
-        await answer(pilot, app, "right", "enter")
+        await answer(pilot, app, "enter")  # the picker kept the Reject of stage 2
         await on_screen(pilot, app, "result")
         await wait_for_text(pilot, "right: decision Reject")
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from tests.tui.helpers import (
+    answer,
     answered,
+    footer,
     on_screen,
     our_turn,
     our_turn_or_end,
     wait_for,
     wait_for_text,
+    watch,
 )
 from tui.app import ParlorApp
 
@@ -80,3 +83,37 @@ async def test_leave_game_works_while_the_chat_line_has_focus(embedded):
                        "the table list")
         await pilot.pause(0.2)  # the server still tells us of the seat it keeps for us: no return
         assert app.screen.KIND == "lobby" and app.session.table is None
+
+
+async def test_after_round_one_the_panel_is_current_and_a_spectator_sees_every_score(embedded):
+    """Issue 22: after round 1 a person's panel kept saying "Decision sent — waiting…" while
+    others chatted; a spectator's footer offered Submit and the score table was cut."""
+    from tests.server.conftest import Client
+
+    for size in ((80, 24), (140, 45)):
+        ada = await Client.connect(embedded.url, f"ada{size[0]}")
+        table = (await ada.request("create_table", env="three-player-ipd",
+                                   seats=["human", "human", "scripted:tit-for-tat"],
+                                   join_seat=0, seed=5))["table"]
+        app = ParlorApp(embedded.url, f"tester{size[0]}")
+        async with app.run_test(size=size) as pilot:
+            await on_screen(pilot, app, "lobby")
+            app.client.send("join", table_id=table["id"])
+            turn = await ada.wait_for("your_turn")
+            await ada.send("act", table_id=table["id"], turn=turn["turn"], action={"text": "hi"})
+            await answer(pilot, app, *"hello", "enter")
+            turn = await ada.wait_for("your_turn")  # the decision: ada cooperates
+            await ada.send("act", table_id=table["id"], turn=turn["turn"],
+                           action="[1 cooperate] [2 cooperate]")
+            await answer(pilot, app, "enter")  # so do we, and the bot: 6 points each
+            # Round 2 opens with ada's chat turn, which she leaves open.
+            text = await wait_for_text(pilot, "Round 2/5 — chat (turn: ada")
+            assert "Decision sent" not in text
+            watcher = ParlorApp(embedded.url, f"watcher{size[0]}")
+            async with watcher.run_test(size=size) as seen:
+                await watch(watcher, seen, table["id"])
+                shown = await wait_for_text(seen, "Round 2/5 — chat")
+                row = next(line for line in shown.splitlines() if "+6 = 6" in line)
+                assert row.count("+6 = 6") == 3, shown  # every player's total
+                assert "Submit" not in footer(watcher)
+        await ada.close()

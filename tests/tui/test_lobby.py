@@ -65,3 +65,36 @@ async def test_tab_reaches_every_list_and_finished_tables_stay_apart(embedded):
         await on_screen(pilot, app, "game")
         assert app.session.table["id"] == live_id and app.session.seat == 1
         await erin.close()
+
+
+async def test_the_lobby_shows_the_database_and_most_games_at_80x24(embedded, server_db):
+    """Issue 22: `parlor` printed its database path, but the TUI covered it at once; at 80x24
+    the lobby showed two games at a time and pointed to a list "on the left" that was above."""
+    for size, games in (((80, 24), 6), ((140, 45), 12)):
+        app = ParlorApp(embedded.url, "tester", database=str(server_db))
+        async with app.run_test(size=size) as pilot:
+            await on_screen(pilot, app, "lobby")
+            text = await wait_for_text(pilot, "Colonel Blotto", "No tables yet")
+            compact = "".join(text.split())  # a long path is folded over lines
+            assert f"Gamesaresavedin{server_db}" in compact
+            titles = [e["title"] for e in app.session.envs]
+            assert sum(title in text for title in titles) >= min(games, len(titles)), text
+            where = "above" if size[0] < 110 else "on the left"
+            assert f"Pickagame{where.replace(' ', '')}andpressn" in compact
+
+
+async def test_an_empty_waiting_table_leaves_the_lobby_with_its_only_person(embedded):
+    """Issue 22: a table stayed listed after its only person left the waiting room with Esc."""
+    app = ParlorApp(embedded.url, "solo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, app, "lobby")
+        app.client.send("create_table", env="three-player-ipd", join_seat=0,
+                        seats=["human", "human", "scripted:tit-for-tat"])
+        await on_screen(pilot, app, "table")
+        table_id = app.session.table["id"]
+        await pilot.press("escape")
+        await on_screen(pilot, app, "lobby")
+        app.client.send("list_tables")
+        await wait_for_text(pilot, "No tables yet")
+        assert table_id not in screen_text(app)
+        assert all(t["id"] != table_id or t["status"] == "closed" for t in app.session.tables)

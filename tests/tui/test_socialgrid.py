@@ -244,7 +244,8 @@ async def test_a_person_walks_to_a_task_by_the_oracles_hint_and_does_it(embedded
         assert keys.rstrip().endswith("^q Quit")  # whole at 80 columns
         text = screen_text(app)
         assert "crewmate" in text and "Step 0/2500" in text
-        assert "MOVE_FORWARD" in text and "Move" not in text  # no room: listed in the panel
+        # The moves in the footer at 80 columns too, on a second line (issue 22: dropped).
+        assert "MOVE_FORWARD" in text and "Move" in keys and "Turn" in keys and ". NOOP" in keys
         # Keys for actions the rules do not allow now: a notice, nothing sent.
         assert 13 not in _mine(app)["allowed"] and 8 not in _mine(app)["allowed"]
         await pilot.press("k")
@@ -319,3 +320,10 @@ async def test_a_spectator_sees_the_public_state_and_no_positions(embedded):
         await wait_for_text(pilot, "Step 1/2500")
         assert not re.search(r"R\d\d\(", screen_text(app))
     await alice.close()
+
+
+def test_an_ejected_impostor_reads_with_the_right_article():
+    from tui.widgets.sg_text import vote_text
+    shown = vote_text({"meeting": 1, "ejected": 1, "role": "impostor", "votes": {}},
+                      lambda s: f"p{s}").plain
+    assert "p1 ejected — an impostor" in shown

@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from tui.widgets.key_footer import KeyFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -32,7 +34,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Static(self.detail, classes="form-hint")
             yield Static(Text.assemble(("y", "bold"), f" {self.yes}    ", ("n/Esc", "bold"),
                                        f" {self.no}"), id="confirm-keys")
-        yield Footer()
+        yield KeyFooter()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -6,9 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.screens.base import ParlorScreen
+from tui.widgets.key_footer import KeyFooter
 
 
 class ConnectScreen(ParlorScreen):
@@ -23,7 +24,7 @@ class ConnectScreen(ParlorScreen):
         with Center(), Vertical(id="connect-box"):
             yield Static(Text("Parlor", style="bold"), id="connect-title")
             yield Static(id="connect-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_status()

@@ -15,11 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import open_help
 from tui.widgets.cycler import Cycler
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.metrics_view import plain_label
 from tui.widgets.seat_row import LLM, SeatRow
 from tui.widgets.spec_input import EXAMPLE
@@ -100,7 +101,7 @@ class CreateTableScreen(ParlorScreen):
                 yield Cycler("Instance", self.instance_options(), GENERATED, id="instance")
             yield Vertical(id="seat-rows")
             yield Static(id="create-error", classes="form-error")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def plays_instances(self) -> bool:

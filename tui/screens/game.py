@@ -24,7 +24,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
 
 from tui.screens.base import ParlorScreen
 from tui.screens.confirm import ConfirmScreen
@@ -32,6 +31,7 @@ from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.action_form import ActionForm
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.game_header import GameHeader
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.private_panel import PrivatePanel
 from tui.widgets.registry import widget_for
 from tui.widgets.seat_notice import SeatNotice
@@ -67,7 +67,7 @@ class GameScreen(ParlorScreen):
             with Vertical(id="game-side"):
                 yield Transcript(id="transcript")
                 yield PrivatePanel(id="private")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.leaving = False
@@ -145,7 +145,8 @@ class GameScreen(ParlorScreen):
         self.app.push_screen(ConfirmScreen(
             "Leave this game?",
             "Leaving a game that has started counts as resigning: you lose, and a rated game is "
-            "rated as your loss. (A game nobody has moved in yet is void instead.)",
+            "rated as your loss. (A game in which no person has moved yet is void instead: "
+            "bots' moves do not count.)",
             yes="Leave and resign", no="Keep playing"), self._leave_answered)
 
     def _leave_answered(self, yes: bool | None) -> None:

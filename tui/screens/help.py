@@ -17,9 +17,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from tui.screens.base import ParlorScreen
+from tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from tui.session import Session
@@ -120,7 +121,7 @@ class HelpScreen(ParlorScreen, ModalScreen[None]):
                     yield Markdown(rules, id="help-rules")
             yield Static(Text("↑/↓ and PgUp/PgDn scroll · Esc, q or ? closes", style="dim"),
                          id="help-hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()

@@ -10,11 +10,12 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.cycler import Cycler
+from tui.widgets.key_footer import KeyFooter
 
 COLUMNS = ("#", "Player or bot", "Rating", "μ", "σ", "Games", "Wins", "Draws", "Losses")
 OTHER_COLUMNS_WIDTH = 62  # every column but the name, with cell padding, border and margins
@@ -73,7 +74,7 @@ class LeaderboardScreen(ParlorScreen):
             yield Static(id="lb-detail")
             yield Static(id="lb-unrated")
             yield Static(id="lb-explain")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         grid = self.query_one("#lb-rows", DataTable)

@@ -10,7 +10,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.events import Resize
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from server.protocol import players_text
@@ -19,9 +20,15 @@ from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.session import seat_display
+from tui.widgets.key_footer import KeyFooter
 
 REFRESH_SECONDS = 5.0
-EMPTY_HINT = "No tables yet. Pick a game on the left and press n to open one."
+EMPTY_HINT = "No tables yet. Pick a game {where} and press n to open one."
+
+
+def empty_hint(narrow: bool) -> str:
+    """Where the games are depends on the layout: beside the tables, or above them at 80x24."""
+    return EMPTY_HINT.format(where="above" if narrow else "on the left")
 
 
 class LobbyScreen(ParlorScreen):
@@ -47,16 +54,18 @@ class LobbyScreen(ParlorScreen):
                 yield Static("Live tables  (j: join or return, w: watch)",
                              classes="section-title")
                 yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
-                yield Static(EMPTY_HINT, id="lobby-empty", classes="form-hint")
+                yield Static(empty_hint(self.narrow), id="lobby-empty", classes="form-hint")
                 yield Static("Finished  (Enter or w: result)", classes="section-title")
                 yield DataTable(id="finished-list", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         player = self.session.player or {}
         title = Text(" Parlor ", style="bold reverse")
         title.append(f"  you are {player.get('name', self.session.name)}", style="bold")
         title.append("  (to play as someone else: parlor --name NAME)", style="dim")
+        if self.parlor.database is not None:  # an embedded server: say where games are kept
+            title.append(f"\n Games are saved in {self.parlor.database}", style="dim")
         self.query_one("#lobby-title", Static).update(title)
         for grid in self.query(DataTable):
             grid.add_columns("Table", "Game", "Status", "Players")
@@ -65,6 +74,13 @@ class LobbyScreen(ParlorScreen):
         self.action_refresh()
         self.set_interval(REFRESH_SECONDS, self.action_refresh)
         self.query_one("#env-list").focus()
+
+    def on_resize(self, event: Resize) -> None:
+        was = self.narrow
+        super().on_resize(event)
+        if self.narrow or was:  # the one-line games are cut to the width
+            self.show_envs()
+            self.query_one("#lobby-empty", Static).update(empty_hint(self.narrow))
 
     def server_update(self, msg: dict[str, Any]) -> None:
         if msg["type"] in ("welcome", "envs"):
@@ -78,11 +94,15 @@ class LobbyScreen(ParlorScreen):
         keep = options.highlighted
         options.clear_options()
         for env in self.session.envs:
+            # At 80x24 one line per game (its description cut), so most of the list shows.
             line = Text()
             line.append(env.get("title") or env["id"], style="bold")
             players = players_text(env.get("players", []))
-            line.append(f"  ({players} player{'' if players == '1' else 's'})\n", style="dim")
+            line.append(f"  ({players} player{'' if players == '1' else 's'})", style="dim")
+            line.append("  " if self.narrow else "\n")
             line.append(env.get("description", ""), style="italic")
+            if self.narrow:
+                line.truncate(max(self.size.width - 6, 20), overflow="ellipsis")
             options.add_option(Option(line, id=env["id"]))
         if self.session.envs:
             options.highlighted = min(keep or 0, len(self.session.envs) - 1)
@@ -126,7 +146,7 @@ class LobbyScreen(ParlorScreen):
             return
         table = self.selected_table()
         if table is None:
-            self.notify(EMPTY_HINT, severity="warning")
+            self.notify(empty_hint(self.narrow), severity="warning")
             return
         self.client.send("join", table_id=table)
 

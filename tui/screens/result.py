@@ -10,13 +10,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.session import Session
 from tui.widgets.env_widget import EnvWidget
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.metrics_view import MetricsView
 from tui.widgets.outcome_table import OutcomeTable
 from tui.widgets.registry import widget_for
@@ -59,7 +60,7 @@ class ResultScreen(ParlorScreen):
             yield position
             yield Static("What was hidden", classes="result-heading")
             yield SetupReveal(id="result-setup")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def env_id(self) -> str:

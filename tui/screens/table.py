@@ -8,10 +8,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import HELP_BINDING, open_help
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.seat_list import SeatList
 
 
@@ -24,7 +25,7 @@ class TableScreen(ParlorScreen):
             yield Static(id="table-title")
             yield SeatList(id="seat-list")
             yield Static(id="table-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.show_table()

@@ -60,7 +60,7 @@ class DatasetTaskGame(EnvWidget):
         question.update(question_text(public))
         question.display = not form.display and bool(public.get("question"))
         if form.display:
-            form.show(session.legal)
+            form.show(last_answer_first(session.legal, private))
         elif form.has_focus_within and self.screen.focused is not None:
             self.screen.focused.blur()  # its keys (Submit) leave the footer with it
 
@@ -71,6 +71,23 @@ class DatasetTaskGame(EnvWidget):
     def _submitted(self, event: ActionForm.Submitted) -> None:
         event.stop()
         self.post_message(self.Act(event.action))
+
+
+def last_answer_first(legal: dict[str, Any] | None, private: Mapping[str, Any]
+                      ) -> dict[str, Any] | None:
+    """The form with each picker on the seat's answer of the stage before: one who answered
+    Reject keeps Reject unless they change it, rather than finding Accept there again."""
+    said = private.get("my_answers") or []
+    last = said[-1].get("answer") if said and isinstance(said[-1], Mapping) else None
+    if not legal or legal.get("kind") != "form" or not isinstance(last, Mapping):
+        return legal
+    fields = []
+    for f in legal.get("fields", []):
+        value = last.get(f.get("name"))
+        if f.get("kind") == "choice" and any(o.get("id") == value for o in f.get("options", [])):
+            f = {**f, "default": value}
+        fields.append(f)
+    return {**legal, "fields": fields}
 
 
 def source_text(public: Mapping[str, Any]) -> str:

@@ -43,12 +43,19 @@ class DecisionToggles(Widget, can_focus=True):
     def start_turn(self, fields: list[dict[str, Any]]) -> None:
         self.fields = [f for f in fields if f.get("kind") == "choice" and f.get("options")]
         self.active = True
+        self.refresh_bindings()
         self.row = 0
         self.choices = tuple(f.get("default") or f["options"][0]["id"] for f in self.fields)
 
     def hold(self) -> None:
         self.active = False
         self.refresh(layout=True)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Submit is offered only while a decision is being made (not to a spectator, nor once
+        it is sent)."""
+        return self.active if action == "submit" else True
 
     def decision(self) -> dict[str, str]:
         return {f["name"]: c for f, c in zip(self.fields, self.choices, strict=True)}
@@ -78,8 +85,7 @@ class DecisionToggles(Widget, can_focus=True):
 
     def action_submit(self) -> None:
         if self.active and self.fields:
-            self.active = False
-            self.refresh(layout=True)
+            self.hold()
             self.post_message(self.Submitted(self.decision()))
 
     def render(self) -> Text:

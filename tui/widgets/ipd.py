@@ -56,7 +56,8 @@ class IpdGame(EnvWidget):
                 toggles.focus()
         elif toggles.active:
             toggles.hold()
-        toggles.display = playing and bool(toggles.fields) and kind != "text"
+        # Only in the decision phase: once the round resolves, "decision sent" is old news.
+        toggles.display = playing and bool(toggles.fields) and public.get("phase") == "decide"
 
     @on(Input.Submitted, "#ipd-say")
     def _say(self, event: Input.Submitted) -> None:

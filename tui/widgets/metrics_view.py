@@ -70,7 +70,7 @@ def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
     for _ in range(2):
         table.add_column(style="bold")
         table.add_column()
-    items = list(rows.values())
+    items = [r for r in rows.values() if r[1] != ""]  # an empty text (a task's one kind) says nothing
     for i in range(0, len(items), 2):
         cells: list[str] = []
         for label, value in items[i:i + 2]:

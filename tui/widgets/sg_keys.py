@@ -41,8 +41,8 @@ _ORDER = (0, 3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 _GROUPS = {0: MOVE, 1: MOVE, 2: MOVE, 3: MOVE, 4: TURN, 5: TURN, 6: TURN}
 
 # Each action twice, on the same keys: `act`, shown in the footer, is on for the actions allowed
-# now on a wide screen (80 columns have no room for it beside the screen's own keys: the panel
-# lists the allowed actions with their keys instead); `act_quietly` is on for all 14 while the
+# now (at 80 columns the footer takes a second line for them: tui/widgets/key_footer.py; the
+# panel lists them with their keys too); `act_quietly` is on for all 14 while the
 # seat plays, so that help lists every key and a key for an action not allowed now is answered
 # (with a notice, sending nothing) rather than ignored.
 ACTION_BINDINGS = [

@@ -71,7 +71,8 @@ def vote_text(vote: dict[str, Any], name: Namer) -> Text:
         text.append(f"{name(ejected)} ejected", style="bold yellow")
         if vote.get("role"):
             role = vote["role"]
-            text.append(f" — a {role}", style="bold red" if role == "impostor" else "bold green")
+            text.append(f" — {'an' if role[:1] in 'aeiou' else 'a'} {role}",
+                        style="bold red" if role == "impostor" else "bold green")
     else:
         text.append("nobody ejected", style="bold")
     votes = vote.get("votes") or {}

@@ -263,8 +263,8 @@ class SocialGridGame(EnvWidget, can_focus=True):
     # -- keys --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "act":
-            return (self.playing and bool(parameters) and parameters[0] in self.allowed
-                    and not self.screen.has_class("-narrow"))
+            # At 80 columns too: the footer takes a second line when its keys need it.
+            return self.playing and bool(parameters) and parameters[0] in self.allowed
         if action == "act_quietly":
             return self.playing
         if action in ("hint", "wait_quietly"):
