@@ -15,8 +15,10 @@ both), written here by us. The `persona` setting names one (`persona=skeptic`), 
 unset, each bot is dealt one of its role's six from its seed. `planner=off` drops the previous
 thought from the prompt (the paper's ablation); the condensed memory is always carried.
 
-Reading the answer: only what follows the last `[Action]` mark is the action (else the last
-line of the reply), read by the engine's own parser; the memory and thinking never choose a
+Reading the answer: only what follows the last `[Action]` mark is the action, read by the
+engine's own parser; a reply with memory or thinking sections but no `[Action]` gives nothing
+(its thinking may name a kill it did not choose), and only a bare reply without sections is
+read from its last line (a speech: the whole reply). The memory and thinking never choose a
 move, and in a discussion they are never spoken. An answer that names no available action is
 asked again once with the reason; if it still names none it goes to the engine, whose policy
 asks once more and then makes the harmless default (a move, "...", a skip or no vote): never a
@@ -263,23 +265,25 @@ class AmongAgentsPrompts(PromptBuilder):
 
     # -- reading the answer ---------------------------------------------------------------------
     def extract(self, reply: str, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
-        """What follows the last [Action] mark; without one, the last line of a choice, and
-        in a discussion the whole reply only when it has no private sections (else what
-        follows its SPEAK:, or nothing)."""
+        """What follows the last [Action] mark. Without one, a reply that has private
+        sections gives nothing (its thinking may name a kill it never chose); a bare reply
+        gives its last line (a choice) or the whole of it (a speech)."""
         text = strip_reasoning(reply)
         at = text.lower().rfind(ACTION_MARK)
         if at >= 0:
             return text[at + len(ACTION_MARK):].strip()
+        if _has_sections(text):
+            return ""
         if _is_discussion(legal):
-            if not _has_sections(text):
-                return text
-            said = text.lower().rfind("speak:")
-            return text[said + len("speak:"):].strip() if said >= 0 else ""
+            return text
         lines = [line for line in text.splitlines() if line.strip()]
         return lines[-1].strip() if lines else ""
 
     def check(self, action: str, view: Mapping[str, Any], legal: Mapping[str, Any]
               ) -> Verdict | None:
+        if not action.strip() and not _is_discussion(legal):
+            return Verdict("unparseable", "there is no [Action] line naming an available "
+                                          "action")
         if _is_discussion(legal):
             if not action.strip():
                 return Verdict("unparseable", "there is no [Action] SPEAK: <message> line")
