@@ -128,9 +128,10 @@ class AmongBot(Bot):
             speech = self.deflect(view, mind) if impostor else self.testify(view, mind)
             return Decision(action={"text": speech[:legal.get("max_chars") or None]})
         if view["public"]["phase"] == "meeting":
-            vote = self.impostor_vote(view, mind) if impostor else self.crew_vote(view, mind)
-            if view["public"]["voting"]:
-                mind["goat"] = None if impostor else mind["goat"]
+            if not impostor:
+                return Decision(action={"choice": self.crew_vote(view, mind)})
+            vote = self.impostor_vote(view, mind)
+            mind["goat"] = None  # a new scapegoat at the next meeting
             return Decision(action={"choice": vote})
         step = self.impostor_step(view, legal, mind) if impostor else \
             self.crew_step(view, legal, mind)
@@ -167,7 +168,7 @@ class AmongBot(Bot):
         if seen:
             return seen[0]
         near: dict[int, int] = {}
-        for room, t, around in mind["bodies"].values():
+        for _room, t, around in mind["bodies"].values():
             for s in around:
                 if s in living:
                     near[s] = max(near.get(s, -1), t)

@@ -3,6 +3,7 @@ of scripted and random seats, the random baseline over every available action, a
 attacker's test that a bot's decisions depend only on what its seat may see."""
 
 import random
+import sqlite3
 
 from bots.llm.context import build_prompt
 from bots.llm.settings import parse_settings
@@ -12,6 +13,7 @@ from bots.registry import available, make_bot
 from engine.core import ActionSpace
 from engine.registry import get
 from engine.sampling import random_action
+from server.cli import main
 from tests.amongagents.helpers import act, fixed_env, ids, new, turn, wait
 from tests.fakes.seating import play
 
@@ -247,3 +249,15 @@ async def test_a_crewmates_decisions_do_not_depend_on_who_the_unseen_impostor_is
         view_a["public"].pop("result", None), view_b["public"].pop("result", None)
         assert view_a == view_b
         assert act_a == act_b and sys_a == sys_b and user_a == user_b
+
+
+def test_parlor_sim_plays_scripted_crews_against_random_impostors(tmp_path, capsys):
+    db = tmp_path / "among.db"
+    assert main(["sim", "amongagents", "--seat", "crew=scripted:agent", "--seat",
+                 "impostor=random", "--games", "4", "--seed", "2", "--db", str(db),
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "AmongAgents: 4 games (0 void" in out and "scripted:agent" in out
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status='finished'"
+                            ).fetchone()[0] == 4
