@@ -18,6 +18,9 @@ the memory is what lets a crewmate vote on a kill it saw ten timesteps ago.
   room where it last saw a crewmate alone. In meetings it deflects: answers an accusation by
   accusing the accuser, else casts suspicion on a crewmate it saw near the body (or the most
   accused one), and votes for that player, never for a fellow impostor.
+
+`scripted:cautious` and `scripted:bold` change how much it takes to act (`STYLES`), so a league
+has several distinct scripted players.
 """
 
 from __future__ import annotations
@@ -111,13 +114,15 @@ def _toward(room: str, goal: str) -> str:
 
 
 class AmongBot(Bot):
-    """One seat's play, by its dealt role (see the module doc)."""
+    """One seat's play, by its dealt role (see the module doc). `style` changes one side of it
+    (`STYLES`): "cautious" acts only on what it saw happen, "bold" on less."""
 
     identity = "scripted:agent"
     never_awaits = True
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: str = "agent") -> None:
         self.rng = random.Random(seed)
+        self.style = style
 
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:
@@ -148,7 +153,9 @@ class AmongBot(Bot):
         if _offer(legal, "report"):
             return "report"
         living = _living(view)
-        if _offer(legal, "button") and any(int(s) in living for s in mind["evidence"]):
+        if _offer(legal, "button") and (
+                any(int(s) in living for s in mind["evidence"])
+                or (self.style == "bold" and self.crew_suspect(view, mind) is not None)):
             return "button"
         task = next((o["id"] for o in legal["options"] if o["id"].startswith("task:")), None)
         if task is not None:
@@ -165,8 +172,8 @@ class AmongBot(Bot):
         living = _living(view) - {view["seat"]}
         seen = [int(s) for s, (_, t, _, _) in sorted(mind["evidence"].items(),
                                                      key=lambda kv: -kv[1][1]) if int(s) in living]
-        if seen:
-            return seen[0]
+        if seen or self.style == "cautious":
+            return seen[0] if seen else None
         near: dict[int, int] = {}
         for _room, t, around in mind["bodies"].values():
             for s in around:
@@ -239,6 +246,10 @@ class AmongBot(Bot):
             return True  # this kill wins the game at the end of the timestep
         if len(crew_here) != 1:
             return False
+        if self.style == "bold":
+            return True
+        if self.style == "cautious" and not view["private"].get("vents"):
+            return False  # no way out unseen
         watchers = [s for s, (_, r) in mind["last"].items()
                     if int(s) not in team and int(s) != crew_here[0] and r == SECURITY]
         return not watchers
@@ -299,3 +310,11 @@ class AmongBot(Bot):
 _DESCRIPTION = ("plays its seat's role: the crew walks to its tasks, reports bodies and votes on "
                 "what it saw; the impostor fakes tasks, kills unseen, vents away and deflects")
 register_scripted(ENV, "agent", _DESCRIPTION)(lambda seed: AmongBot(seed))
+STYLES = {
+    "cautious": "the agent, but cautious: the crew votes and testifies only on a kill or vent it "
+                "saw; the impostor kills only in a room with a vent out",
+    "bold": "the agent, but bold: the crew presses the button on a player seen near a body; "
+            "the impostor kills whenever alone with a crewmate, cameras or not",
+}
+for _style, _text in STYLES.items():
+    register_scripted(ENV, _style, _text)(lambda seed, style=_style: AmongBot(seed, style))

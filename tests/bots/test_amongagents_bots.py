@@ -24,8 +24,25 @@ async def decide(bot, game, seat, memory):
     return (await bot.decide(game.view(seat), game.legal(seat).to_json(), memory)).action
 
 
-def test_the_agent_is_registered_beside_random():
-    assert set(available("amongagents")) == {"random", "scripted:agent"}
+def test_the_agent_and_its_styles_are_registered_beside_random():
+    assert set(available("amongagents")) == {"random", "scripted:agent", "scripted:cautious",
+                                             "scripted:bold"}
+    assert make_bot("scripted:bold", ENV.id, 0).identity == "scripted:bold"
+
+
+async def test_styles_change_how_much_it_takes_to_act():
+    """Seat 0 found a body in Admin with seat 2 beside it: the bold crewmate calls the button
+    on that, the agent and the cautious one do not (they saw no kill or vent)."""
+    game = new((4,))
+    view, legal = game.view(0), game.legal(0).to_json()
+
+    def memory():
+        return {"among": {"last": {"2": [0, "Admin"]}, "evidence": {}, "room": "Cafeteria",
+                          "bodies": {"1": ["Admin", 0, [2]]}, "goat": None}}
+    chosen = {style: (await make_bot(f"scripted:{style}", ENV.id, 1).decide(
+        view, legal, memory())).action for style in ("agent", "bold", "cautious")}
+    assert chosen["bold"] == {"choice": "button"}
+    assert chosen["agent"] != {"choice": "button"} and chosen["cautious"] != chosen["bold"]
 
 
 # -- the crewmate -------------------------------------------------------------------------------
@@ -97,9 +114,9 @@ async def test_a_crewmate_who_saw_nothing_skips_when_skips_are_allowed():
 
 
 # -- the impostor -------------------------------------------------------------------------------
-def _two_in_admin(witness: bool):
+def _two_in_admin(witness: bool, **overrides):
     """Seat 0 (impostor) and seat 1 go to Admin, and seat 2 too when `witness`."""
-    game = new((0,))
+    game = new((0,), **overrides)
     act(game, "move:Admin", seat=0)
     act(game, "move:Admin", seat=1)
     act(game, "move:Admin" if witness else "move:Weapons", seat=2)
@@ -114,6 +131,16 @@ async def test_an_impostor_kills_only_when_alone_with_its_target():
     assert not (await decide(bot, _two_in_admin(witness=True), 0, {}))["choice"].startswith(
         "kill")
     assert await decide(bot, _two_in_admin(witness=False), 0, {}) == {"choice": "kill:1"}
+
+
+async def test_a_cautious_impostor_kills_only_where_a_vent_leads_out():
+    cautious = make_bot("scripted:cautious", ENV.id, 1)
+    assert await decide(cautious, _two_in_admin(False), 0, {}) == {"choice": "kill:1"}
+    # With the released code's vents Admin has none.
+    closed = _two_in_admin(False, vents="released-code")
+    assert not (await decide(cautious, closed, 0, {}))["choice"].startswith("kill")
+    assert await decide(make_bot("scripted:agent", ENV.id, 1), closed, 0, {}) == \
+        {"choice": "kill:1"}
 
 
 async def test_an_impostor_does_not_kill_when_it_last_saw_someone_in_security():
@@ -189,8 +216,10 @@ async def test_scripted_impostors_beat_random_crews_and_never_vote_for_each_othe
 
 async def test_scripted_games_on_every_preset_end_without_a_single_invalid_move():
     for preset in ENV.presets:
-        for _, _, game in await _games("scripted:agent", "scripted:agent", range(3), preset):
-            assert all(a.outcome == "ok" for a in game.actions)
+        for style in ("agent", "cautious", "bold"):
+            spec = f"scripted:{style}"
+            for _, _, game in await _games(spec, spec, range(2), preset):
+                assert all(a.outcome == "ok" for a in game.actions)
 
 
 # -- random -------------------------------------------------------------------------------------
