@@ -55,6 +55,7 @@ class LLMBot(Bot):
         self.identity = spec.identity
         self.env_id = env_id
         self.builder = builder_for(env_id)
+        self.builder.configure(spec.settings, seed)
         self.provider = provider or make_provider(spec, key)
         self.price: Price | None = find_price(load_prices(environ), spec.provider, spec.model,
                                               spec.identity)
@@ -69,7 +70,7 @@ class LLMBot(Bot):
             "sampling": self.spec.settings.to_json(),
             "seed_sent": self.spec.settings.seed is not None and self.spec.provider != "anthropic",
             "prompt": {"builder": type(self.builder).__name__,
-                       "hash": prompt_hash(type(self.builder))},
+                       "hash": prompt_hash(type(self.builder)), **self.builder.stamp()},
             "price_per_mtok": self.price.to_json() if self.price else None,
         }
 

@@ -37,6 +37,9 @@ class LLMSettings:
     rpm: int = 0  # requests per minute per bot identity; 0 = no limit
     context_tokens: int = 16000  # prompt budget (estimated at 4 characters per token)
     reask: bool = True  # re-ask once, with the parser's error, when an answer is unusable
+    # Settings one env's prompts read (the builder's `configure` refuses them elsewhere):
+    planner: bool | None = None  # AmongAgents: feed the previous thought back (None: on)
+    persona: str = ""  # AmongAgents: a persona key, "none", or "" (dealt from the bot's seed)
     phases: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def for_phase(self, phase: str) -> dict[str, Any]:
@@ -50,7 +53,7 @@ class LLMSettings:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(LLMSettings) if f.name != "phases"}
-_NULLABLE = {"temperature", "top_p", "reasoning_effort", "seed"}
+_NULLABLE = {"temperature", "top_p", "reasoning_effort", "seed", "planner"}
 
 
 def parse_settings(query: str) -> LLMSettings:
@@ -116,6 +119,9 @@ def _validate(s: LLMSettings) -> None:
         problems.append("retries and rpm cannot be negative")
     if s.concurrency < 1:
         problems.append("concurrency must be at least 1")
+    if s.persona and not s.persona.replace("-", "").isalpha():
+        problems.append(f"persona must be a persona's name (letters and dashes), got "
+                        f"{s.persona!r}")
     if s.context_tokens < 500:
         problems.append("context_tokens must be at least 500")
     if problems:

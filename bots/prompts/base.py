@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bots.llm.settings import LLMSettings, SettingsError
 from engine.core import Env
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
@@ -73,6 +74,17 @@ class PromptBuilder:
 
     def __init__(self, env: Env) -> None:
         self.env = env
+
+    def configure(self, settings: LLMSettings, seed: int) -> None:
+        """Read the settings only some envs' prompts use (`planner`, `persona`): here none, so
+        a bot that sets them for another env is refused rather than silently ignored."""
+        used = [k for k in ("planner", "persona") if getattr(settings, k) not in (None, "")]
+        if used:
+            raise SettingsError(f"{', '.join(used)}: not a setting of {self.env.id}'s prompts")
+
+    def stamp(self) -> dict[str, Any]:
+        """What the builder's settings made of the prompts, stamped on the seat."""
+        return {}
 
     # -- the conversation ---------------------------------------------------------------------
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:

@@ -32,6 +32,8 @@ class AmongAgentsEnv(Env):
     # Spec §17: an unreadable answer is asked again once, then the harmless default is made.
     invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
     on_timeout = "default"
+    scripted_bots = "bots.scripted.amongagents"
+    prompt_builder = "bots.prompts.amongagents:AmongAgentsPrompts"
     text = text  # render, describe_event
     metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS

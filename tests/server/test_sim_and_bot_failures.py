@@ -63,7 +63,7 @@ def test_sim_counts_the_ipd_middle_place_as_a_draw(cooperator, capsys):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["sim", "chess", "--seat", "random"], "valid environments: codenames, colonel-blotto"),
+    (["sim", "chess", "--seat", "random"], "valid environments: amongagents, codenames, colonel-blotto"),
     (["sim", "colonel-blotto", "--seat", "random"], "needs 2 --seat"),
     (["sim", "colonel-blotto", "--seat", "random", "--seat", "alphago"], "valid bots: random"),
     (["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--config", "units=0"],
