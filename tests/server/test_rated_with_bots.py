@@ -82,7 +82,7 @@ async def test_a_person_with_the_default_bots_is_rated(make_server, env, bot, pl
 
 async def test_every_game_that_is_not_rated_says_why_and_the_leaderboard_lists_it(server):
     ada = await Client.connect(server.url, "ada")
-    # Ada leaves before anyone moved: void.
+    # Ada leaves before any person moved: void.
     table = (await ada.request("create_table", env="codenames", seats=["human"] + [
         "scripted:agent"] * 3, seed=1, join_seat=0))["table"]
     if not any(m["type"] == "your_turn" for m in ada.received):  # Red starts
@@ -91,7 +91,7 @@ async def test_every_game_that_is_not_rated_says_why_and_the_leaderboard_lists_i
     over = next(m for m in ada.received if m["type"] == "game_over")
     assert over["result"]["void"] and over["rating_changes"] == {}
     assert over["unrated"] == ("not rated: the game is void (Red Spymaster left the game "
-                               "before anyone moved)")
+                               "before any person moved)")
     # One bot in every seat: self-play moves nobody.
     bots = (await ada.request("create_table", env="codenames", seats=["scripted:agent"] * 4,
                               seed=2))["table"]
@@ -107,7 +107,7 @@ async def test_every_game_that_is_not_rated_says_why_and_the_leaderboard_lists_i
     assert [(g["table_id"], g["status"], g["unrated"]) for g in board["unrated"]] == [
         (bots["id"], "finished", over["unrated"]),
         (table["id"], "void", "not rated: the game is void (Red Spymaster left the game "
-                              "before anyone moved)")]
+                              "before any person moved)")]
     refused = await ada.request("leaderboard", env="codenames", scheme="elo")
     assert refused["type"] == "error" and "keeps no 'elo' ratings" in refused["message"]
     await ada.close()
