@@ -30,7 +30,9 @@ class AmongAgentsEnv(Env):
     seat_names = tuple(f"Player {s + 1}" for s in range(MAX_PLAYERS))
     hidden_roles = True
     # Spec §17: an unreadable answer is asked again once, then the harmless default is made.
-    invalid_moves = InvalidMovePolicy(retries=1, then=DEFAULT)
+    # Spec §17's one retry is the asker's (an LLM bot re-asks with the reason; people pick from
+    # the list): an answer the rules still cannot read is the harmless default at once.
+    invalid_moves = InvalidMovePolicy(retries=0, then=DEFAULT)
     on_timeout = "default"
     scripted_bots = "bots.scripted.amongagents"
     prompt_builder = "bots.prompts.amongagents:AmongAgentsPrompts"
