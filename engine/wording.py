@@ -25,7 +25,9 @@ too: *-y* to *-i-* ("happier", "hurried"), a dropped final *e* ("making"), *-ie*
 Whole words (`whole_words=True`, the Impostor game's rule): the word counts only as a word of
 its own, in any of its inflected forms (+s, +es, +ed, +ing, +er, +est, +ly, a doubled final
 consonant, and the changes above); inside a longer word it is no leak ("category" does not say
-"cat"). The readings are the same, so a disguised or spelled-out word is still found.
+"cat"). The readings are the same, so a disguised or spelled-out word is still found; a word
+that only the joined readings make (spelled-out letters, pieces joined across separators) is
+searched whole, since joining may take in a neighbouring lone letter ("a d o g").
 
 Two letter groups of two letters or more separated by a space are never joined ("lob ster",
 "g lass"): nothing tells them from two ordinary words, and joining every pair of words would
@@ -110,10 +112,18 @@ def says(text: str, word: str, *, whole_words: bool = False) -> str | None:
         return None
     if whole_words:
         every = _whole(word)
+        seen: set[str] = set()
         for reading in readings(text):
-            found = next((t for t in _LETTERS.findall(reading) if t in every), None)
+            tokens = _LETTERS.findall(reading)
+            found = next((t for t in tokens if t in every), None)
+            if found is None and seen:
+                # A word made by joining spelled-out letters or pieces may take in a lone
+                # "a" or "I" before it ("a d o g" reads "adog"): inside those, a form counts.
+                found = next((f for t in tokens if t not in seen for f in every if f in t),
+                             None)
             if found is not None:
                 return found
+            seen.update(tokens)
         return None
     wanted = _wanted(word)
     for reading in readings(text):
