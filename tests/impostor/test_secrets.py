@@ -80,6 +80,10 @@ def test_a_fixed_deal_is_hidden_from_the_config_clients_see():
     shown = config.public_json()
     assert shown["pair_index"] == {"hidden": True} and shown["impostor_seat"] == {"hidden": True}
     assert shown["teams"] == {"hidden": True} and shown["tier"] == "hard"
+    zero = ImpostorConfig(tier="easy", pair_index=0, impostor_seat=0).public_json()
+    assert zero["pair_index"] == zero["impostor_seat"] == {"hidden": True}  # 0 is a secret too
+    unset = ImpostorConfig().public_json()
+    assert unset["impostor_seat"] is None and unset["teams"] == []
 
 
 def test_the_end_reveals_everything_to_everyone():
