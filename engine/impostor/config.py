@@ -15,7 +15,6 @@ from engine.impostor.words import PAIRS_PER_TIER, TIERS, pair, pairs
 PLAYERS = 4
 MAX_CHARS = 750  # a description's limit (spec §3.1)
 MAX_SENTENCES = 2
-MAX_REASONING = 1000  # a ballot's reasoning is cut to this
 ANY = "any"  # a tier for tables: a pair drawn from all 300
 HOMOGENEOUS, CROSS_PLAY = "homogeneous", "cross_play"
 TEAM_BLIND, TEAM_AWARE, TEAM_SEMI_AWARE = "team_blind", "team_aware", "team_semi_aware"

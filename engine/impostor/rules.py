@@ -34,7 +34,6 @@ from engine.impostor.config import (
     IMPOSTOR_SIDE,
     MAJORITY_SIDE,
     MAX_CHARS,
-    MAX_REASONING,
     MAX_SENTENCES,
     PLAYERS,
     TEAM_AWARE,
@@ -45,6 +44,8 @@ from engine.impostor.config import (
     seat_name,
 )
 from engine.impostor.syntax import (
+    MAX_GUESS,
+    MAX_REASONING,
     NO_DESCRIPTION,
     BallotError,
     cut,
@@ -172,7 +173,7 @@ class ImpostorGame(Game):
                     Field("self_declaration", "I hold the different word", "bool",
                           optional=True),
                     Field("word_guess", "The others' word (with a self-declaration)", "text",
-                          max_chars=60, optional=True)))
+                          max_chars=MAX_GUESS, optional=True)))
 
     def _public_state(self) -> dict[str, Any]:
         over = self.phase == OVER

@@ -21,6 +21,7 @@ from engine.wording import says
 
 NO_DESCRIPTION = "(no description)"
 REDACTED = "[redacted]"
+MAX_GUESS, MAX_REASONING = 60, 1000  # characters kept of a word guess and a reasoning
 READ_LIMIT = 20_000  # characters of a description read before judging its length
 _FENCE = re.compile(r"```[a-zA-Z]*")
 # A sentence ends at . ! ? or … (closing quotes or brackets may follow) before a space and a
@@ -177,10 +178,10 @@ def parse_ballot(action: Any) -> Ballot:
     """The ballot in `action` (structured or text); BallotError saying what is wrong."""
     data = _fields(action)
     guess = data.get("word_guess")
-    guess = None if guess is None else str(guess).strip().lower() or None
+    guess = None if guess is None else clean_chat(str(guess), MAX_GUESS).lower() or None
     reasoning = data.get("reasoning")
     return Ballot(target=_target(data.get("suspected_impostor_id")),
                   confidence=_confidence(data.get("confidence")),
-                  reasoning="" if reasoning is None else clean_chat(str(reasoning), 1000),
+                  reasoning="" if reasoning is None else clean_chat(str(reasoning), MAX_REASONING),
                   self_declaration=_flag(data.get("self_declaration"), "self_declaration"),
                   word_guess=guess)
