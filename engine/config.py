@@ -442,7 +442,9 @@ class Config:
         reveals what it was at the end)."""
         data = self.to_json()
         for name in self.hidden_fields:
-            if data.get(name):
+            value = data.get(name)
+            # Set is anything but null or empty: a seat number 0 is as secret as any other.
+            if value is not None and value != "" and value != []:
                 data[name] = dict(HIDDEN)
         return data
 

@@ -1,5 +1,5 @@
 """Does a text say a secret word? The check behind "describe your word without saying it" (Find
-the Spy; the Impostor game will use it too). Pure and fast: a description of a few hundred
+the Spy; and the Impostor game, which counts whole words only). Pure and fast: a description of a few hundred
 characters costs a few passes over it.
 
 A text says the word when the word, or one of its simple plural forms, appears in it
@@ -17,6 +17,17 @@ readings of the text, each made to undo one way of hiding a word from a plain su
   (`l o b s t e r`, `g-l-a-s-s`, `g. l. a. s. s`), read as one word;
 - with separators inside a word removed: a hyphen, dot, apostrophe, underscore, asterisk, slash,
   middle dot... between two letters is dropped (`lob-ster`, `lob.ster`).
+
+Inflections: besides the plurals, a form whose spelling changes the word's own letters counts
+too: *-y* to *-i-* ("happier", "hurried"), a dropped final *e* ("making"), *-ie* to *-y*
+("lying"), and a short list of irregular verbs and comparatives ("began", "ran", "better").
+
+Whole words (`whole_words=True`, the Impostor game's rule): the word counts only as a word of
+its own, in any of its inflected forms (+s, +es, +ed, +ing, +er, +est, +ly, a doubled final
+consonant, and the changes above); inside a longer word it is no leak ("category" does not say
+"cat"). The readings are the same, so a disguised or spelled-out word is still found; a word
+that only the joined readings make (spelled-out letters, pieces joined across separators) is
+searched whole, since joining may take in a neighbouring lone letter ("a d o g").
 
 Two letter groups of two letters or more separated by a space are never joined ("lob ster",
 "g lass"): nothing tells them from two ordinary words, and joining every pair of words would
@@ -44,26 +55,75 @@ _SPELLED = re.compile(r"(?<![^\W\d_])[^\W\d_][^\w]{1,3}[^\W\d_](?![^\W\d_])")  #
 _INNER = re.compile(r"(?<=[^\W\d_])[-.'_*/·•‐‑‒–—~+|:](?=[^\W\d_])")  # a separator in a word
 
 
-def forms(word: str) -> tuple[str, ...]:
-    """The spellings of `word` a text may not contain (lower case): the word, and its plural
-    when that does not contain the word ("berries", "knives", "mice"; "lakes" contains "lake")."""
+IRREGULAR_FORMS = {
+    "begin": ("began", "begun"), "run": ("ran",), "swim": ("swam", "swum"),
+    "sing": ("sang", "sung"), "fly": ("flew", "flown"), "grow": ("grew", "grown"),
+    "throw": ("threw", "thrown"), "speak": ("spoke", "spoken"), "buy": ("bought",),
+    "see": ("saw", "seen"), "fight": ("fought",), "leap": ("leapt",), "sleep": ("slept",),
+    "write": ("wrote", "written"), "drive": ("drove", "driven"), "eat": ("ate", "eaten"),
+    "give": ("gave", "given"), "take": ("took", "taken"), "go": ("went", "gone"),
+    "come": ("came",), "find": ("found",), "think": ("thought",), "teach": ("taught",),
+    "catch": ("caught",), "bring": ("brought",), "sell": ("sold",), "tell": ("told",),
+    "feel": ("felt",), "keep": ("kept",), "leave": ("left",), "make": ("made",),
+    "say": ("said",), "pay": ("paid",), "fall": ("fell", "fallen"), "hide": ("hid", "hidden"),
+    "ride": ("rode", "ridden"), "shake": ("shook", "shaken"), "steal": ("stole", "stolen"),
+    "wake": ("woke", "woken"), "good": ("better", "best"), "bad": ("worse", "worst"),
+}
+_SUFFIXES = ("s", "es", "ed", "ing", "er", "est", "ly")
+_AFTER_Y = ("es", "ed", "er", "est", "ly", "ness")  # consonant + y: happy -> happiness
+
+
+def inflections(word: str) -> tuple[str, ...]:
+    """Every simple inflection of `word` (lower case), the word first: the plurals `forms`
+    knows, the regular suffixes, and the spellings that change the word's own letters."""
     word = word.lower()
-    out = [word]
+    out = [word, *(word + s for s in _SUFFIXES)]
     if word in IRREGULAR:
         out.append(IRREGULAR[word])
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        out.append(word[:-1] + "ies")
+    out += IRREGULAR_FORMS.get(word, ())
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        out += [word[:-1] + "i" + s for s in _AFTER_Y]
+    if word.endswith("ie"):
+        out.append(word[:-2] + "ying")
+    elif word.endswith("e") and not word.endswith("ee"):
+        out += [word[:-1] + "ing", word + "d", word + "r", word + "st"]
     if word.endswith("fe"):
         out.append(word[:-2] + "ves")
     elif word.endswith("f"):
         out.append(word[:-1] + "ves")
-    return tuple(out)
+    if len(word) >= 3 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou" \
+            and word[-3] not in "aeiou":  # one vowel before one consonant: stop -> stopped
+        out += [word + word[-1] + s for s in ("ed", "ing", "er", "est")]
+    return tuple(dict.fromkeys(out))
 
 
-def says(text: str, word: str) -> str | None:
+def forms(word: str) -> tuple[str, ...]:
+    """The spellings of `word` a text may not contain anywhere (lower case): the word, and
+    each inflection that does not contain the word ("berries", "knives", "mice", "making",
+    "began"; "lakes" contains "lake", so the word itself finds it)."""
+    word = word.lower()
+    return (word, *(f for f in inflections(word) if word not in f))
+
+
+def says(text: str, word: str, *, whole_words: bool = False) -> str | None:
     """The form of `word` that `text` says (in any reading of the module's docstring), or None
-    when it says none."""
+    when it says none. With `whole_words`, only a whole word of the text counts."""
     if not word or not text:
+        return None
+    if whole_words:
+        every = _whole(word)
+        seen: set[str] = set()
+        for reading in readings(text):
+            tokens = _LETTERS.findall(reading)
+            found = next((t for t in tokens if t in every), None)
+            if found is None and seen:
+                # A word made by joining spelled-out letters or pieces may take in a lone
+                # "a" or "I" before it ("a d o g" reads "adog"): inside those, a form counts.
+                found = next((f for t in tokens if t not in seen for f in every if f in t),
+                             None)
+            if found is not None:
+                return found
+            seen.update(tokens)
         return None
     wanted = _wanted(word)
     for reading in readings(text):
@@ -76,6 +136,11 @@ def says(text: str, word: str) -> str | None:
 @lru_cache(maxsize=1024)
 def _wanted(word: str) -> tuple[str, ...]:
     return forms(plain(word))
+
+
+@lru_cache(maxsize=1024)
+def _whole(word: str) -> frozenset[str]:
+    return frozenset(inflections(plain(word)))
 
 
 def readings(text: str) -> tuple[str, ...]:

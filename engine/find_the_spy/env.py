@@ -28,7 +28,7 @@ class FindTheSpyEnv(Env):
     description = ("Four players, one word each: three share it, the spy's is related but "
                    "different. Describe yours without saying it, then name the spy.")
     players = (PLAYERS, 1)  # 1: the passive mode's one solver
-    rules_version = "3"  # v2: disguised words are refused (engine/wording.py); v3: 256-bit sub-seeds deal
+    rules_version = "4"  # v2: disguised words are refused (engine/wording.py); v3: 256-bit sub-seeds deal; v4: inflections that change the word's letters leak (berried, making, began)
     Config = FindTheSpyConfig
     game_class = FindTheSpyGame
     presets: ClassVar[Mapping[str, Config]] = PRESETS

@@ -49,6 +49,9 @@ def provider_env(openai_url: str | None = None, anthropic_url: str | None = None
 _EXAMPLE = re.compile(r"(?:for example|in this format:|such as)\s*(\[[^\]\n]*\](?:\s*\[[^\]\n]*\])*)")
 
 
+_JSON_EXAMPLE = re.compile(r"(?:for example|in this format:|such as)\s*(\{[^\n]*\})")
+
+
 def example_responder(request: Request) -> Reply:
     """A model that always answers with the example move its prompt shows (or, for free-text
     turns, a short message) — a stand-in that plays any env legally."""
@@ -56,6 +59,9 @@ def example_responder(request: Request) -> Reply:
     found = _EXAMPLE.findall(text)
     if found:
         return Reply(f"Let me think about this briefly.\nMy move: {found[-1]}")
+    found = _JSON_EXAMPLE.findall(text)  # a JSON answer (the Impostor game's ballot)
+    if found:
+        return Reply(f"Here is my ballot:\n```json\n{found[-1]}\n```")
     return Reply("I suggest we all cooperate this round.")
 
 

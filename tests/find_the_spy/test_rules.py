@@ -116,7 +116,8 @@ def test_the_own_word_leaks_in_any_case_inside_longer_words_and_as_a_plural(text
 def test_other_words_do_not_leak():
     assert says("a large goods vehicle", "lorry") is None
     assert says("fresh water and ducks", "pond") is None
-    assert forms("berry") == ("berry", "berries")
+    assert forms("berry")[:2] == ("berry", "berries")
+    assert "berried" in forms("berry") and "berrys" not in forms("berry")  # rules v4
 
 
 def test_a_leak_is_refused_once_then_recorded_as_no_description():
