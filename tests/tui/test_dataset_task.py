@@ -121,7 +121,10 @@ async def test_a_person_plays_a_review_decision_to_the_end(embedded, size):
             await answer(pilot, app, *([] if picks[stage - 1] == start else ["right"]), "enter")
 
         await on_screen(pilot, app, "result")
-        text = await wait_for_text(pilot, f"right: decision {truth}", "Final position")
+        await wait_for_text(pilot, f"right: decision {truth}")
+        # The metrics at the top (at 80x24 the outcome and rating lines push them down).
+        app.screen.query_one("#result-metrics").scroll_visible(animate=False, top=True)
+        text = await wait_for_text(pilot, "Final position")
         assert "Query kind" not in text  # a task of one kind has no kind to show (issue 22)
         position = app.screen.query_one(DatasetTaskGame)
         assert not position.query_one(ActionForm).display  # the form goes at the end

@@ -73,7 +73,7 @@ async def test_a_game_that_is_not_rated_says_why_on_the_result_and_the_leaderboa
         await on_screen(pilot, app, "result")
         text = flat(await wait_for_text(pilot, "Rewards"))
         assert "The game is void" in text
-        assert ("Not rated: the game is void (Red Spymaster left the game before anyone "
+        assert ("Not rated: the game is void (Red Spymaster left the game before any person "
                 "moved).") in text
         # A game of bots where one bot holds every seat: self-play, not rated either.
         app.client.send("create_table", env="codenames", seats=["scripted:agent"] * 4, seed=2)

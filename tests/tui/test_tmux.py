@@ -83,7 +83,7 @@ def test_play_blotto_in_a_real_terminal(tmp_path: Path):
         term.open("main", parlor("--db", str(db), "--name", "tester"))
         term.wait("main", r"New table")  # the lobby's footer
         term.wait("main", r"Colonel Blotto")
-        term.keys("main", "Down", "n")  # the games are listed by id: codenames, colonel-blotto
+        term.keys("main", "Down", "Down", "n")  # listed by id: amongagents, codenames, colonel-blotto
         term.wait("main", r"New table: Colonel Blotto")
         for _ in range(8):  # the preset row has focus: step to `small`
             if "‹ small ›" in term.screen("main"):
@@ -139,7 +139,7 @@ def test_two_people_on_one_machine_play_while_a_third_watches(tmp_path: Path):
             term.wait(who, f"you are {who}")
 
         # alice opens a table for two people: seat 1 becomes "human" too.
-        term.keys("alice", "Down", "n")  # Colonel Blotto, the second game listed
+        term.keys("alice", "Down", "Down", "n")  # Colonel Blotto, the third game listed
         term.wait("alice", r"New table: Colonel Blotto")
         for _ in range(8):
             if "‹ small ›" in term.screen("alice"):

@@ -1,6 +1,6 @@
 """The footer every screen shows: Textual's, but when its keys do not fit on one line (at 80
 columns a game's own keys, such as SocialGrid's moves, beside the screen's keys) it shows them
-on two lines instead of cutting off the keys at its right end."""
+on as many lines as they need instead of cutting off the keys at its right end."""
 
 from __future__ import annotations
 
@@ -17,34 +17,36 @@ TRIES = 3  # refreshes to wait for new keys to be laid out before measuring them
 
 class KeyFooter(Footer):
     DEFAULT_CSS = """
-    KeyFooter.-rows { height: 2; layout: vertical; }
+    KeyFooter.-rows { layout: vertical; }
     KeyFooter .key-row { height: 1; width: auto; }
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self._first_row: int | None = None  # keys (top-level widgets) on the first line
+        self._rows: list[int] | None = None  # keys (top-level widgets) on each line but the last
         self._width = 0  # the width they were laid out for
 
     def compose(self) -> ComposeResult:
         keys = super().compose()
-        if self._first_row is None:
+        if self._rows is None:
             yield from keys
             return
-        with HorizontalGroup(classes="key-row"):
-            yield from _first(keys, self._first_row)
+        for count in self._rows:
+            with HorizontalGroup(classes="key-row"):
+                yield from _first(keys, count)
         with HorizontalGroup(classes="key-row"):
             yield from keys
 
     async def recompose(self) -> None:
         """New keys: on one line first, then measured (`_fit`)."""
-        self._first_row = None
+        self._rows = None
         self.remove_class("-rows")
+        self.styles.height = 1
         await super().recompose()
         self.call_after_refresh(self._fit, TRIES)
 
     def on_resize(self) -> None:
-        if self.size.width != self._width and self._first_row is not None:
+        if self.size.width != self._width and self._rows is not None:
             self.call_later(self.recompose)
         self._width = self.size.width
 
@@ -56,8 +58,14 @@ class KeyFooter(Footer):
             return
         if sum(widths) <= self.size.width:
             return
-        self._first_row = _fitting(list(self.children), widths, self.size.width)
+        children, rows, start = list(self.children), [], 0
+        while sum(widths[start:]) > self.size.width:
+            count = _fitting(children[start:], widths[start:], self.size.width)
+            rows.append(count)
+            start += count
+        self._rows = rows
         self.add_class("-rows")
+        self.styles.height = len(rows) + 1
         await Footer.recompose(self)
 
 
