@@ -190,9 +190,11 @@ def game(request):
 def test_configs_are_checked_when_made():
     for env in all_envs():
         data = env.config().to_json()
-        key = next(k for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool))
+        numbers = [k for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)]
+        words = [k for k, v in data.items() if isinstance(v, str)]  # a config of choices only
+        key, bad = (numbers[0], -10**9) if numbers else (words[0], "no-such-choice")
         with pytest.raises(ConfigError):
-            env.Config(**{**data, key: -10**9})
+            env.Config(**{**data, key: bad})
 
 
 def test_records_are_built_on_demand_and_keep_their_own_copy(game):
