@@ -168,8 +168,11 @@ class Connection:
         except Exception:  # noqa: BLE001 - a socket that fails is a client gone
             transport.abort()
             return
-        if not all(chunks):  # the protocol asked for an end of stream: let it have one
-            ws.send_data()
+        if not all(chunks):  # the protocol asked for an end of stream (never while open)
+            if transport.can_write_eof():
+                transport.write_eof()
+            else:
+                transport.close()
         if transport.get_write_buffer_size() > self.max_unsent:
             self._drop()
 
