@@ -51,6 +51,8 @@ class KeyFooter(Footer):
         self._width = self.size.width
 
     async def _fit(self, tries: int) -> None:
+        if self._rows is not None:  # a fit asked for before another one laid the rows out
+            return
         widths = [child.outer_size.width for child in self.children]
         if not sum(widths):
             if tries:
