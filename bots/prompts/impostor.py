@@ -122,7 +122,8 @@ class ImpostorPrompts(PromptBuilder):
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         if _is_vote(legal):
             return ("Vote for the player you think holds the different word. Reply with only "
-                    f"this JSON object: {SCHEMA}\nAn answer looks like this, for example {EXAMPLE}\n"
+                    f"this JSON object: {SCHEMA}\n"
+                    f"An answer looks like this, for example {EXAMPLE}\n"
                     "If you think you hold the different word "
                     "yourself, set self_declaration to true and give your best guess of the "
                     "others' word in word_guess: a right guess wins the game for you, a wrong "
