@@ -90,11 +90,21 @@ def test_the_voter_declares_itself_when_its_word_fits_worst_and_guesses():
     assert vote["word_guess"]  # its best guess of the others' word
 
 
+HIDDEN_CHANGES = {
+    "impostor seat": ({"impostor": 2}, {"impostor": 3}),
+    # dog/cat (medium 0) against dog/puppy (expert 32): the other word differs
+    "other word": ({"tier": "medium", "pair_index": 0}, {"tier": "expert", "pair_index": 32}),
+}
+
+
 @pytest.mark.parametrize("spec", [DESCRIBER, "random"])
-def test_decisions_depend_only_on_the_seat_view(spec):
-    """Two games that differ only in who holds the odd word (hidden from a majority seat):
-    seat 0, a majority seat in both, sees the same and decides the same."""
-    first, second = new_game(impostor=2, seed=5), new_game(impostor=3, seed=5)
+@pytest.mark.parametrize("change", HIDDEN_CHANGES)
+def test_decisions_depend_only_on_the_seat_view(spec, change):
+    """Two games that differ only in what seat 0 must not know (who holds the odd word, or
+    what the odd word is): seat 0, a majority seat in both, sees the same and decides the
+    same, describing and voting."""
+    one, other = HIDDEN_CHANGES[change]
+    first, second = new_game(seed=5, **one), new_game(seed=5, **other)
     for game in (first, second):
         assert game.words[0] == game.majority_word
         for seat in game.order:
