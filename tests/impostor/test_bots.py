@@ -2,6 +2,7 @@
 engine: clues that never leak, sensible outcomes, and decisions taken from the view alone."""
 
 import asyncio
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -123,3 +124,17 @@ def test_decisions_depend_only_on_the_seat_view(spec, change):
     a = asyncio.run(bot_a.decide(first.view(0), first.legal(0).to_json(), {}))
     b = asyncio.run(bot_b.decide(second.view(0), second.legal(0).to_json(), {}))
     assert a.action == b.action
+
+
+def test_parlor_sim_plays_scripted_and_random_seats_to_the_end(tmp_path, capsys):
+    from server.cli import main
+
+    db = tmp_path / "sim.db"
+    seats = ["--seat", DESCRIBER] * 3 + ["--seat", "random"]
+    assert main(["sim", "impostor", *seats, "--games", "4", "--seed", "2", "--preset", "hard",
+                 "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 games (0 void" in out and DESCRIBER in out and "Share of games decided by" in out
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status='finished'").fetchone()[0] \
+            == 4
