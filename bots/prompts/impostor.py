@@ -80,6 +80,20 @@ class ImpostorPrompts(PromptBuilder):
     def phase(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         return "vote" if _is_vote(legal) else "describe"
 
+    settings: LLMSettings | None = None
+
+    def configure(self, settings: LLMSettings, seed: int) -> None:
+        super().configure(settings, seed)
+        self.settings = settings
+
+    def stamp(self) -> dict[str, Any]:
+        """The sampling each phase's calls use (the settings stamped beside them leave the
+        temperature unset when the paper's defaults apply)."""
+        if self.settings is None:
+            return {}
+        return {"phase_sampling": {p: self.sampling(self.settings, p)
+                                   for p in ("describe", "vote")}}
+
     def sampling(self, settings: LLMSettings, phase: str) -> dict[str, Any]:
         params = settings.for_phase(phase)
         if "temperature" in settings.phases.get(phase, {}):

@@ -96,6 +96,8 @@ async def test_a_fenced_ballot_is_read_over_both_clients():
             decision = await _decide(bot, game, 0)
             request = fake.completion_requests[0]
         assert request.body["temperature"] == 0.3
+        stamped = bot.settings()["prompt"]["phase_sampling"]
+        assert stamped["describe"]["temperature"] == 0.7 and stamped["vote"]["temperature"] == 0.3
         assert "valid JSON" in str(request.body)
         game.act(0, decision.action)
         mine = game.ballots[0]
