@@ -68,6 +68,12 @@ def _descriptions(view: Mapping[str, Any]) -> list[str]:
     return [f"{_player(d['seat'])}: {d['text']}" for d in view["public"]["descriptions"]]
 
 
+def _refused(view: Mapping[str, Any]) -> list[str]:
+    """The engine's reason for refusing the seat's last answer, if it did."""
+    error = (view.get("private") or {}).get("last_error")
+    return [f"Your last answer was refused: {error}"] if error else []
+
+
 class ImpostorPrompts(PromptBuilder):
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         if _is_vote(legal):
@@ -115,7 +121,7 @@ class ImpostorPrompts(PromptBuilder):
             if team:
                 lines.append(team)
             lines += ["The descriptions, in speaking order:", *said, f"You are {_player(seat)}."]
-            return "\n".join(lines)
+            return "\n".join(lines + _refused(view))
         lines = ["Game: 4 players. Three share one word; one player, the impostor, has a "
                  "different word. Nobody is told whether they are the impostor. The impostor "
                  "tries to blend in; the others try to find the impostor.",
@@ -131,7 +137,7 @@ class ImpostorPrompts(PromptBuilder):
             lines += ["Earlier descriptions (for context only):", *said]
         first = " You will go first." if not said else ""
         lines.append(f"You are {_player(seat)}.{first}")
-        return "\n".join(lines)
+        return "\n".join(lines + _refused(view))
 
     def instruction(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:
         if _is_vote(legal):

@@ -118,5 +118,7 @@ async def test_an_unreadable_ballot_is_asked_again_then_counts_for_nobody():
         game.act(0, first.action)  # the engine refuses it once...
         assert 0 in game.pending() and game.view(0)["private"]["last_error"]
         second = await _decide(bot, game, 0)
+        told = user_texts(fo.completion_requests[2].messages)[0]
+        assert "Your last answer was refused: Your ballot could not be read" in told
         game.act(0, second.action)  # ...then counts it for nobody
     assert game.ballots[0] == {"valid": False, "why": "unreadable"}
