@@ -82,7 +82,7 @@ class LLMBot(Bot):
                      memory: dict[str, Any]) -> Decision:
         started = time.perf_counter()
         settings, builder = self.spec.settings, self.builder
-        params = settings.for_phase(builder.phase(view, legal))
+        params = builder.sampling(settings, builder.phase(view, legal))
         prompt = build_prompt(builder, view, legal, settings.context_tokens, memory)
         tally = Decision(action="")  # summed usage of this decision's calls; filled in below
         tally.transcript += [

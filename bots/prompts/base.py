@@ -99,6 +99,11 @@ class PromptBuilder:
         """Name of the decision kind (settings may override sampling per phase)."""
         return str(view.get("public", {}).get("phase") or "play")
 
+    def sampling(self, settings: LLMSettings, phase: str) -> dict[str, Any]:
+        """The sampling parameters of one call in `phase`: the bot's settings (an env whose
+        paper fixes other defaults overrides this where the settings leave them unset)."""
+        return settings.for_phase(phase)
+
     def history_length(self, view: Mapping[str, Any]) -> int:
         """Entries of the view's history that may be cut (oldest first) to fit the context:
         the public `history` list when the builder names it (`cut_public_history`)."""

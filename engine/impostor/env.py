@@ -35,6 +35,8 @@ class ImpostorEnv(Env):
     text = text  # render, describe_event
     metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS
+    scripted_bots = "bots.scripted.impostor"
+    prompt_builder = "bots.prompts.impostor:ImpostorPrompts"
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
         assert isinstance(config, ImpostorConfig)

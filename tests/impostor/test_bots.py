@@ -1,0 +1,140 @@
+"""The Impostor game's scripted player and the generic random bot, in whole games through the
+engine: clues that never leak, sensible outcomes, and decisions taken from the view alone."""
+
+import asyncio
+import sqlite3
+from collections import Counter
+
+import pytest
+
+from bots.registry import available, make_bot
+from bots.scripted.impostor import ballot, description
+from engine.impostor.rules import ImpostorGame
+from engine.impostor.syntax import sentences
+from engine.impostor.words import pairs
+from engine.wording import says
+from tests.impostor.helpers import ENV, new_game
+
+DESCRIBER = "scripted:describer"
+
+
+def play(game: ImpostorGame, specs: list[str], seed: int = 0) -> list:
+    """Drive the game to its end; returns every (seat, action) in order."""
+    bots = [make_bot(spec, ENV.id, seed * 10 + s) for s, spec in enumerate(specs)]
+    moves = []
+    while not game.over:
+        for seat in sorted(game.pending()):
+            decision = asyncio.run(bots[seat].decide(game.view(seat),
+                                                     game.legal(seat).to_json(), {}))
+            moves.append((seat, decision.action))
+            game.act(seat, decision.action)
+    return moves
+
+
+def test_the_describer_is_registered():
+    assert DESCRIBER in available(ENV.id) and "random" in available(ENV.id)
+
+
+def test_the_clue_never_names_its_word_over_all_300_pairs():
+    words = {w for tier in pairs().values() for pair in tier for w in pair}
+    assert len(words) > 450  # words shared by pairs count once
+    for word in sorted(words):
+        clue = description(word)
+        assert not says(clue, word, whole_words=True), (word, clue)
+        assert 1 <= len(sentences(clue)) <= 2 and len(clue) <= 750, (word, clue)
+
+
+def test_the_clue_is_related():
+    assert "canine" in description("dog")
+    assert "feline" in description("cat")
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard", "expert"])
+def test_scripted_games_are_accepted_whole(tier):
+    for seed in range(4):
+        game = new_game(impostor=seed % 4, seed=seed, tier=tier, pair_index=seed * 7)
+        play(game, [DESCRIBER] * 4, seed)
+        assert game.over and all(a.outcome == "ok" for a in game.actions)
+        assert all(not d["flags"] for d in game.descriptions)
+
+
+def detection(specs: list[str], games: int) -> tuple[float, Counter]:
+    found, conditions = 0.0, Counter()
+    for seed in range(games):
+        tier = ("easy", "medium", "hard", "expert")[seed % 4]
+        game = new_game(impostor=seed % 4, seed=seed, tier=tier, pair_index=(seed * 11) % 75)
+        play(game, specs, seed)
+        metrics = ENV.game_metrics(game.record())["game"]
+        found += metrics["detection"]
+        conditions[metrics["win_condition"]] += 1
+    return found / games, conditions
+
+
+def test_scripted_voters_find_the_impostor_more_often_than_random_ones():
+    scripted, _ = detection([DESCRIBER] * 4, 24)
+    random_, conditions = detection(["random"] * 4, 24)
+    assert scripted > 0.6 > random_
+    assert sum(conditions.values()) == 24  # the random bot plays every game to its end
+
+
+def test_the_voter_names_the_description_that_fits_its_word_least():
+    said = [{"seat": 0, "text": description("dog")}, {"seat": 1, "text": description("dog")},
+            {"seat": 2, "text": description("piano")}]
+    vote = ballot(3, "dog", said)
+    assert vote["suspected_impostor_id"] == 3 and not vote["self_declaration"]
+
+
+def test_the_voter_declares_itself_when_its_word_fits_worst_and_guesses():
+    said = [{"seat": s, "text": description("dog")} for s in (0, 1, 2)]
+    vote = ballot(3, "democracy", said)
+    assert vote["self_declaration"] and vote["suspected_impostor_id"] == 4
+    assert vote["word_guess"]  # its best guess of the others' word
+
+
+HIDDEN_CHANGES = {
+    "impostor seat": ({"impostor": 2}, {"impostor": 3}),
+    # dog/cat (medium 0) against dog/puppy (expert 32): the other word differs
+    "other word": ({"tier": "medium", "pair_index": 0}, {"tier": "expert", "pair_index": 32}),
+}
+
+
+@pytest.mark.parametrize("spec", [DESCRIBER, "random"])
+@pytest.mark.parametrize("change", HIDDEN_CHANGES)
+def test_decisions_depend_only_on_the_seat_view(spec, change):
+    """Two games that differ only in what seat 0 must not know (who holds the odd word, or
+    what the odd word is): seat 0, a majority seat in both, sees the same and decides the
+    same, describing and voting."""
+    one, other = HIDDEN_CHANGES[change]
+    first, second = new_game(seed=5, **one), new_game(seed=5, **other)
+    for game in (first, second):
+        assert game.words[0] == game.majority_word
+        for seat in game.order:
+            if seat == 0:
+                break
+            game.act(seat, "It is a friendly animal that people keep at home.")
+    assert first.view(0) == second.view(0)
+    bot_a, bot_b = make_bot(spec, ENV.id, 3), make_bot(spec, ENV.id, 3)
+    a = asyncio.run(bot_a.decide(first.view(0), first.legal(0).to_json(), {}))
+    b = asyncio.run(bot_b.decide(second.view(0), second.legal(0).to_json(), {}))
+    assert a.action == b.action
+    for game in (first, second):
+        while game.phase == "describe":
+            game.act(next(iter(game.pending())), "It is a friendly animal kept at home.")
+    assert first.view(0) == second.view(0)
+    a = asyncio.run(bot_a.decide(first.view(0), first.legal(0).to_json(), {}))
+    b = asyncio.run(bot_b.decide(second.view(0), second.legal(0).to_json(), {}))
+    assert a.action == b.action
+
+
+def test_parlor_sim_plays_scripted_and_random_seats_to_the_end(tmp_path, capsys):
+    from server.cli import main
+
+    db = tmp_path / "sim.db"
+    seats = ["--seat", DESCRIBER] * 3 + ["--seat", "random"]
+    assert main(["sim", "impostor", *seats, "--games", "4", "--seed", "2", "--preset", "hard",
+                 "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "4 games (0 void" in out and DESCRIBER in out and "Share of games decided by" in out
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM games WHERE status='finished'").fetchone()[0] \
+            == 4
