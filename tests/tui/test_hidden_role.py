@@ -74,30 +74,31 @@ async def test_a_person_plays_a_puzzle_to_the_end(embedded):
         await our_turn(pilot, app)
         assert app.screen.query(HiddenRoleGame)  # the env's own widget, not the generic one
         await _table_shows(pilot, app, newest(ROUND_1))  # later rounds are not shown yet
-        text = await wait_for_text(pilot, "Round 1 of 3")
+        text = await wait_for_text(pilot, "Round 1 of 3",
+                                   "After round 1 of 3: who is the criminal")  # the form's prompt
         assert brief_of(app).startswith(
             "6 players (3 Investigators, 1 Criminal, 1 Rumormonger, 1 Lunatic), 3 rounds. You "
             "are Player 1; you were told you are the Investigator.\nRound 1 of 3")
-        assert "After round 1 of 3: who is the criminal" in text  # the form's prompt
         assert "you said" not in text  # no answers yet
         await _answer(pilot, app, criminal=6, role_steps=0)  # a wrong guess: Player 6, Unknown
 
         await _table_shows(pilot, app, ROUND_1 + newest(ROUND_2))  # round 1 no longer marked
         text = await wait_for_text(pilot, "After round 1 you said: criminal Player 6, you are "
                                           "Unknown")
-        assert "Round 2 of 3" in brief_of(app)
+        await wait_for(pilot, lambda: "Round 2 of 3" in brief_of(app), "round 2 in the brief")
         assert not any(e["type"] in ("answer_scored", "scores") for e in app.session.events)
         await _answer(pilot, app, criminal=2, role_steps=1)  # Player 2, Investigator
 
         await _table_shows(pilot, app, ROUND_1 + ROUND_2 + newest(ROUND_3))
         text = await wait_for_text(pilot, "After round 2 you said: criminal Player 2, you are "
-                                          "Investigator")
-        assert "After round 1 you said" in text and "Round 3 of 3" in brief_of(app)
+                                          "Investigator", "After round 1 you said")
+        await wait_for(pilot, lambda: "Round 3 of 3" in brief_of(app), "round 3 in the brief")
         await _answer(pilot, app, criminal=2, role_steps=1)
 
         await on_screen(pilot, app, "result")
         text = await wait_for_text(pilot, "solved")
         # The final position is the widget again: every speaker's true role, no round marked.
+        await wait_for(pilot, lambda: "Game over" in brief_of(app), "the brief's last words")
         assert brief_of(app).endswith("Game over: solved\nThe criminal was Player 2 and Player 1 "
                                       "was the Investigator.")
         rows = table_of(app).lines()
@@ -107,8 +108,8 @@ async def test_a_person_plays_a_puzzle_to_the_end(embedded):
         reveal = app.screen.query_one("#result-setup")
         reveal.scroll_visible(animate=False)  # the deal and the deduction, further down
         text = await wait_for_text(pilot, "So if you are an Investigator, the criminal is "
-                                          "Player 2.")
-        assert "Player 3" in text and "Lunatic" in text  # the deal: Player 3 was the Lunatic
+                                          "Player 2.", "Player 3", "Lunatic")
+        # the deal: Player 3 was the Lunatic  # the deal: Player 3 was the Lunatic
         setup = revealed_setup(app.session)
         assert "Conclusion: the criminal is Player 2" in setup["explanation"]
         events = [e for e in app.session.events if e["type"] == "scores"]
