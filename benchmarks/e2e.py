@@ -43,7 +43,7 @@ import tests.envs  # noqa: E402,F401 - registers proving-ground
 from bots.registry import make_bot  # noqa: E402
 from engine.core import ActionRecord, Event, Game  # noqa: E402
 from engine.registry import get  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.store.store import Store  # noqa: E402
 
 TARGET_RATE = 20_000  # actions/s with the database on disk (Blotto and IPD)
 TARGET_RATIO = 5.0  # sim within this factor of the bare engine (engine + bots)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.app import FORGET_BATCH  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.net.app import FORGET_BATCH  # noqa: E402
+from server.store.store import Store  # noqa: E402
 
 
 async def run(count: int) -> None:

@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT))
 
 from engine.sampling import random_action  # noqa: E402
 from engine.spaces import ActionSpace  # noqa: E402
-from server.app import Connection, Server  # noqa: E402
-from server.limits import UNLIMITED  # noqa: E402
-from server.protocol import decode_server_message  # noqa: E402
-from server.serve import tune_gc  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.net.app import Connection, Server  # noqa: E402
+from server.net.limits import UNLIMITED  # noqa: E402
+from server.net.serve import tune_gc  # noqa: E402
+from server.store.store import Store  # noqa: E402
+from server.wire.protocol import decode_server_message  # noqa: E402
 
 SEATS = {"all-human": {"colonel-blotto": ["human", "human"],
                        "three-player-ipd": ["human", "human", "human"]},

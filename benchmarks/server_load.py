@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.sampling import random_action  # noqa: E402
 from engine.spaces import ActionSpace  # noqa: E402
-from server.protocol import decode_server_message  # noqa: E402
+from server.wire.protocol import decode_server_message  # noqa: E402
 from tui.session import Session  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only

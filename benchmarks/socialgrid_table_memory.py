@@ -1,5 +1,5 @@
 """What a live SocialGrid table holds as its game grows (issue 21), through the server's own
-path: a `Table` of server/tables.py on a real SQLite store, every move committed before it is
+path: a `Table` of server/tables/table.py on a real SQLite store, every move committed before it is
 shown (durability "action", as a live server plays), a spectator and a seated connection sent
 every event message (outbound numbering, catch-up, views). Seven `random` seats, no impostor,
 run to the step cap. tracemalloc counts what Python holds; printed at steps 500, 1,250 and
@@ -73,8 +73,8 @@ BASE = [0]
 async def run(steps: int, top: int) -> None:
     from bots.registry import make_bot
     from engine.registry import get
-    from server.store import Store
-    from server.tables import Seat, Table, TableOptions
+    from server.store.store import Store
+    from server.tables.table import Seat, Table, TableOptions
 
     env = get("socialgrid")
     config = env.config(overrides={**CONFIG, "max_steps": steps})

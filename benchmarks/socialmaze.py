@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.cli import main  # noqa: E402
-from server.maze_instances import list_rows  # noqa: E402
+from server.store.instances import list_rows  # noqa: E402
 
 DATASET_TASKS = ("rating-estimation", "review-decision", "user-profile")
 SEATS = ["random", "hidden-role:scripted:solver", "social-graph:scripted:solver",

@@ -21,8 +21,8 @@ from bots.registry import make_bot  # noqa: E402
 from engine.core import Game  # noqa: E402
 from engine.registry import get  # noqa: E402
 from server import outbound  # noqa: E402
-from server.protocol import encode_bytes  # noqa: E402
-from server.tables import _finish_coroutine  # noqa: E402
+from server.tables.table import _finish_coroutine  # noqa: E402
+from server.wire.protocol import encode_bytes  # noqa: E402
 
 BLOTTO = get("colonel-blotto")
 IPD = get("three-player-ipd")
@@ -32,7 +32,7 @@ IPD_LARGEST = {"rounds": 50, "communication_turns": 3, "max_chat_chars": 500}
 
 
 class Watched:
-    """What server/outbound.py reads of a table: the env, the game, the seat names."""
+    """What server/tables/outbound.py reads of a table: the env, the game, the seat names."""
 
     def __init__(self, env: Any, game: Game) -> None:
         self.id, self.env, self.game = "t1", env, game

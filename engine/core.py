@@ -593,7 +593,7 @@ class Env(ABC):
     game_class: ClassVar[type[Game]]
     default_preset: ClassVar[str] = "paper"
     seat_names: ClassVar[tuple[str, ...]] = ()
-    # How results become ratings (server/ratings.py): "trueskill" (sides/teams as ranked
+    # How results become ratings (server/store/ratings.py): "trueskill" (sides/teams as ranked
     # groups), "trueskill-seats" (every seat ranked on its own), "elo" (two sides, one identity
     # each: SocialGrid's league; its other games by TrueSkill over sides) or "none" (one-seat
     # tasks, scored by accuracy).

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from server.limits import DAY, Limits
+from server.net.limits import DAY, Limits
 
 DB_HELP = ("SQLite file (default: $PARLOR_HOME/parlor.db, else $XDG_DATA_HOME/parlor/parlor.db, "
            "else ~/.local/share/parlor/parlor.db)")
@@ -208,8 +208,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("envs", help="list the environments and their presets")
 
-    from server.export import add_export_parser
-    from server.maze import add_maze_parser
+    from server.commands.maze import add_maze_parser
+    from server.reports.export import add_export_parser
 
     add_export_parser(sub)
     add_maze_parser(sub)
@@ -239,7 +239,7 @@ def _league_options(league: argparse.ArgumentParser) -> None:
 
 
 def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:
-    from server.mgref_schedule import ENVS
+    from server.runs.mgref_schedule import ENVS
 
     mgref = leagues.add_parser(
         "mgref", help="MindGames' MG-Ref offline tournament: one candidate against frozen "
@@ -312,7 +312,7 @@ def _database_problem(db: Path) -> str | None:
     import asyncio
     import sqlite3
 
-    from server.store import Store
+    from server.store.store import Store
 
     folder = db.parent
     while not folder.exists() and folder != folder.parent:
@@ -337,7 +337,7 @@ def _database_problem(db: Path) -> str | None:
 
 def _cmd_envs() -> int:
     from engine.registry import all_envs
-    from server.protocol import players_text
+    from server.wire.protocol import players_text
 
     for env in all_envs():
         players = players_text(env.players)
@@ -348,8 +348,8 @@ def _cmd_envs() -> int:
 
 def _check_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """parser.error (exit 2) on options that cannot work together."""
-    from server.policy import BotPolicy, PolicyError
-    from server.workers import instance_names
+    from server.net.workers import instance_names
+    from server.tables.policy import BotPolicy, PolicyError
 
     try:  # the host's bots: a bad pattern or config file is a bad argument
         args.bot_policy = BotPolicy.from_options(args.allow_bots, args.bots_config,
@@ -388,15 +388,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "envs":
             return _cmd_envs()
         if args.command == "export":
-            from server.export import run_export
+            from server.reports.export import run_export
 
             return run_export(args)
         if args.command == "maze" and args.maze_command == "import":
-            from server.maze_import import run_import
+            from server.commands.maze_import import run_import
 
             return run_import(args, _database(args))
         if args.command == "maze":
-            from server.maze import run_maze
+            from server.commands.maze import run_maze
 
             return run_maze(args)
         if args.command == "bots":
@@ -404,37 +404,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_bots_check(args.spec, env_id=args.env)
         if args.command == "admin":
-            from server.admin_client import run_admin
+            from server.commands.admin import run_admin
 
             return run_admin(args)
         if args.command == "serve" and args.serve_command:
-            from server.hosting import run_hosting
+            from server.net.hosting import run_hosting
 
             return run_hosting(args, _database(args))
         if args.command == "serve":
             _check_serve(args, parser)
             _database(args)
             if args.workers > 1:
-                from server.workers import run_workers
+                from server.net.workers import run_workers
 
                 return run_workers(args)
-            from server.serve import run_serve
+            from server.net.serve import run_serve
 
             return run_serve(args)
         if args.command == "sim":
-            from server.sim import run_sim
+            from server.runs.sim import run_sim
 
             return run_sim(args, parser)
         if args.command == "league" and args.league_command == "maze":
-            from server.maze_league import run_maze_league
+            from server.runs.maze_league import run_maze_league
 
             return run_maze_league(args)
         if args.command == "league" and args.league_command == "mgref":
-            from server.mgref import run_mgref
+            from server.runs.mgref import run_mgref
 
             return run_mgref(args)
         if args.command == "league":
-            from server.league import run_league
+            from server.runs.crew_elo import run_league
 
             return run_league(args)
         from tui.launch import run_local, run_remote

@@ -19,7 +19,7 @@ def test_engine_is_pure():
 
 
 def test_protocol_stands_alone():
-    loaded = _loaded_after("import server.protocol")
+    loaded = _loaded_after("import server.wire.protocol")
     assert not loaded & {"engine", "bots", "aiosqlite", "textual", "websockets"}
 
 

@@ -1,1 +1,1 @@
-"""Parlor's Textual terminal UI; talks to a server only through server.protocol."""
+"""Parlor's Textual terminal UI; talks to a server only through server.wire.protocol."""

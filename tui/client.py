@@ -1,7 +1,7 @@
 """The websocket client. It runs in a Textual worker and turns every server frame into a message.
 
 The app owns one `ParlorClient`. `connect()` starts the worker; frames arrive as `Received`
-messages posted to the app; `send()` queues a request (protocol v1, `server.protocol.request`)
+messages posted to the app; `send()` queues a request (protocol v1, `server.wire.protocol.request`)
 that the worker writes. Losing the connection posts `Disconnected` with a reason a person can read.
 """
 
@@ -19,7 +19,7 @@ from textual.worker import Worker
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from server.protocol import (
+from server.wire.protocol import (
     MAX_MESSAGE_BYTES,
     client_ssl,
     decode_server_message,

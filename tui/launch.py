@@ -34,7 +34,7 @@ def run_remote(url: str, name: str | None = None, server_key: str | None = None,
 
 def run_local(db_path: str, name: str | None = None) -> int:
     """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit."""
-    from server.embedded import start_embedded  # the server side loads only for local play
+    from server.net.embedded import start_embedded  # the server side loads only for local play
 
     db = Path(db_path).expanduser().resolve()
     db.parent.mkdir(parents=True, exist_ok=True)

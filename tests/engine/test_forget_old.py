@@ -12,8 +12,8 @@ import pytest
 from engine.core import ActionRecord, Event
 from engine.registry import get
 from engine.sampling import random_action
-from server import outbound
-from server.outbound import Numbering
+from server.tables import outbound
+from server.tables.outbound import Numbering
 
 ENV = get("socialgrid")
 

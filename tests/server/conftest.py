@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from server import protocol as p
-from server.app import Server
-from server.limits import UNLIMITED
+from server.net.app import Server
+from server.net.limits import UNLIMITED
+from server.wire import protocol as p
 
 
 class Client:
@@ -91,7 +91,7 @@ async def server(make_server):
 
 def schema_at(conn: Any, version: int) -> None:
     """Make `conn`'s database what the store's schema `version` made (an older Parlor's file)."""
-    from server.store import MIGRATIONS
+    from server.store.store import MIGRATIONS
 
     for script in MIGRATIONS[:version]:
         conn.executescript(script)

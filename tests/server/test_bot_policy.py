@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-import server.serve
+import server.net.serve
 from server.cli import main
-from server.embedded import start_embedded
-from server.policy import BotPolicy, SeatLimits, parse_pattern
+from server.net.embedded import start_embedded
+from server.tables.policy import BotPolicy, SeatLimits, parse_pattern
 from tests.fakes import FakeOpenAI
 from tests.fakes.seating import FAST, example_responder
 from tests.server.conftest import Client
@@ -259,7 +259,7 @@ def test_sim_sends_the_users_key_to_the_server_on_their_command_line(tmp_path, m
 
 def test_serve_parses_allow_bots_and_bad_patterns_exit_2(tmp_path, monkeypatch, capsys):
     seen = []
-    monkeypatch.setattr(server.serve, "run_serve", lambda args: seen.append(args) or 0)
+    monkeypatch.setattr(server.net.serve, "run_serve", lambda args: seen.append(args) or 0)
     db = str(tmp_path / "p.db")
     allow = "scripted:*,random,openai:gpt-4o-mini,openai-compatible:*@http://localhost:11434/v1"
     assert main(["serve", "--db", db, "--allow-bots", allow, "--max-llm-seats", "2"]) == 0

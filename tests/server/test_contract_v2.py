@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from server.store import MIGRATIONS, Store
+from server.store.store import MIGRATIONS, Store
 from tests.server.conftest import Client, schema_at
 from tests.server.test_play import rows
 

@@ -15,7 +15,7 @@ from tests.server.test_play import rows
 # before it told anyone about it.
 CRASHING_SERVER = """
 import os, signal, sys
-from server import tables
+from server.tables import table as tables
 
 shown = tables.Table._broadcast
 count = 0

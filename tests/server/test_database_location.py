@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import server.serve
+import server.net.serve
 import tui.launch
 from server.cli import default_db, main
 
@@ -23,7 +23,7 @@ def test_the_default_database_does_not_depend_on_the_working_directory(tmp_path)
 
 def test_serve_and_local_play_use_it_and_say_so(tmp_path, monkeypatch, capsys):
     used: list[str] = []
-    monkeypatch.setattr(server.serve, "run_serve", lambda args: used.append(args.db) or 0)
+    monkeypatch.setattr(server.net.serve, "run_serve", lambda args: used.append(args.db) or 0)
     monkeypatch.setattr(tui.launch, "run_local", lambda db, name: used.append(db) or 0)
     monkeypatch.setenv("PARLOR_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.sampling import random_action
 from engine.spaces import ActionSpace
-from server import tables
+from server.tables import table as tables
 from tests.server.conftest import Client
 
 SEATS = ["human"] + ["random"] * 4

@@ -11,8 +11,8 @@ import pytest
 
 from bots.base import Bot, BotError
 from bots.registry import SCRIPTED, register_scripted
-from server import export_mindgames
 from server.cli import main
+from server.reports import export_mindgames
 from tests.server.conftest import Client
 
 SIMS = [

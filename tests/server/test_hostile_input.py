@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server import protocol as p
+from server.wire import protocol as p
 from tests.server.conftest import Client
 
 ALLOC = "[A17 B2 C1]"  # a valid allocation at the small preset

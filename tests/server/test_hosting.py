@@ -12,9 +12,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server import accounts
-from server.limits import UNLIMITED, Limits
-from server.store import Store
+from server.net.limits import UNLIMITED, Limits
+from server.store import accounts
+from server.store.store import Store
 from tests.server.conftest import Client
 from tests.server.test_play import play_until_over, rows
 
@@ -216,7 +216,7 @@ async def test_games_between_people_on_one_address_are_unrated_when_the_host_say
 
 
 async def test_people_on_different_addresses_are_rated(tmp_path):
-    from server.app import Server
+    from server.net.app import Server
 
     server = Server(str(tmp_path / "p.db"), limits=UNLIMITED, unrated_same_address=True)
     await server.start("0.0.0.0", 0)  # reachable from 127.0.0.2 too

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from server.app import Server
+from server.net.app import Server
 from tests.server.conftest import Client, schema_at
 from tests.server.test_play import rows
 

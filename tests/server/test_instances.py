@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.app import Server
+from server.net.app import Server
 from tests.server.conftest import Client
 from tests.server.test_play import play_until_over, rows
 

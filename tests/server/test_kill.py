@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from server.store import Store
+from server.store.store import Store
 from tests.server.conftest import Client
 from tests.server.test_play import rows
 

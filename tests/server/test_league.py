@@ -18,8 +18,8 @@ import pytest
 
 from bots.registry import available
 from server.cli import main
-from server.league_schedule import episode_seed, schedule
-from server.ratings import elo_league
+from server.runs.crew_elo_schedule import episode_seed, schedule
+from server.store.ratings import elo_league
 
 MODELS = ["random", "scripted:agent"]
 SMALL = ["--config", "max_steps=120", "--config", "room_size=7"]  # a game in well under 1 s

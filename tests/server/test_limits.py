@@ -13,9 +13,9 @@ import time
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server import protocol as p
-from server.app import Server
-from server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DAY, Limits, address_key
+from server.net.app import Server
+from server.net.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DAY, Limits, address_key
+from server.wire import protocol as p
 from tests.server.conftest import Client
 from tests.server.test_play import play_until_over, rows
 

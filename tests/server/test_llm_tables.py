@@ -8,8 +8,8 @@ import json
 import sqlite3
 
 from server.cli import main
-from server.policy import BotPolicy
-from server.store import Store
+from server.store.store import Store
+from server.tables.policy import BotPolicy
 from tests.fakes import FakeAnthropic, FakeOpenAI, Status
 from tests.fakes.seating import FAST, example_responder
 from tests.server.conftest import Client

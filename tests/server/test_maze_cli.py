@@ -17,8 +17,9 @@ from engine.hidden_role.roles import P1_DISTRIBUTIONS, VARIANTS
 from engine.social_graph import dataset as sga
 from engine.social_graph.generator import PEOPLE, generate_many
 from engine.social_graph.queries import KINDS
-from server import maze, maze_solve
 from server.cli import main
+from server.commands import maze
+from server.runs import maze_solve
 from tests.hidden_role.helpers import WORKED
 
 TASKS = ("hidden-role", "social-graph")
@@ -309,7 +310,7 @@ def test_the_choices_are_the_kits():
 
 
 def test_the_command_line_loads_no_kit_until_a_maze_command_runs():
-    code = ("import sys, server.maze; "
+    code = ("import sys, server.commands.maze; "
             "print([m for m in sys.modules if m.startswith(('engine.hidden_role', "
             "'engine.social_graph'))])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -13,9 +13,9 @@ from engine.dataset_task.files import read
 from engine.rating_estimation.task import TASK as RATING
 from engine.registry import get
 from engine.review_decision.task import TASK as REVIEW
-from server import store
 from server.cli import main
-from server.store import MIGRATIONS, Store
+from server.store import store
+from server.store.store import MIGRATIONS, Store
 from tests.server.conftest import Client
 
 ROUNDS = [{"round1": "Title: Quiet Gradients\nKeywords: optimisation\nAbstract: We make "

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from server import outbound
-from server.protocol import encode_bytes
+from server.tables import outbound
+from server.wire.protocol import encode_bytes
 from tui.client import MAX_INBOUND_BYTES
 
 BOUND = 128 * 1024  # any message, when the players write plain text

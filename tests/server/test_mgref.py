@@ -17,9 +17,9 @@ import pytest
 from engine.records import Result
 from engine.registry import get
 from server.cli import main
-from server.league_runner import StoredGame
-from server.mgref_report import env_result, role_labels
-from server.mgref_schedule import (
+from server.reports.mgref import env_result, role_labels
+from server.runs.league_runner import StoredGame
+from server.runs.mgref_schedule import (
     BLOTTO,
     CODENAMES,
     ENVS,
@@ -29,7 +29,7 @@ from server.mgref_schedule import (
     SEED_BASES,
     schedule,
 )
-from server.ratings import ENV as TRUESKILL
+from server.store.ratings import ENV as TRUESKILL
 
 REFS = {e: [f"ref{i}" for i in range(PAPER_REFS[e])] for e in ENVS}
 # The scripted tournament CI runs: a candidate and references per env from the shipped bots.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from server.app import Server
+from server.net.app import Server
 from tests.server.conftest import Client
 from tests.server.test_play import rows
 

@@ -11,8 +11,8 @@ import pytest
 
 from engine.registry import get
 from engine.sampling import random_action
-from server import outbound
-from server.outbound import Numbering
+from server.tables import outbound
+from server.tables.outbound import Numbering
 
 ENV = get("socialgrid")
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from server import protocol as p
+from server.wire import protocol as p
 
 
 def parse(obj):

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-from server import protocol as p
-from server.embedded import start_embedded
-from server.limits import Limits
+from server.net.embedded import start_embedded
+from server.net.limits import Limits
+from server.wire import protocol as p
 
 FUZZ = settings(max_examples=150, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -11,7 +11,7 @@ import pytest
 
 from bots.random_bot import random_action
 from engine.spaces import ActionSpace
-from server.ratings import MU
+from server.store.ratings import MU
 from tests.server.conftest import Client
 from tests.server.test_play import rows
 
@@ -118,8 +118,8 @@ async def test_ratings_stored_before_keep_their_league_and_old_unrated_games_say
     TrueSkill; a void game and a finished game nobody was rated in get a reason."""
     import sqlite3
 
-    from server.names import skeleton
-    from server.store import MIGRATIONS, Store
+    from server.store.names import skeleton
+    from server.store.store import MIGRATIONS, Store
     from tests.server.conftest import schema_at
 
     path = tmp_path / "old.db"

@@ -3,8 +3,8 @@
 import pytest
 
 from engine.core import GameRecord, Result
-from server import ratings
-from server.store import Store
+from server.store import ratings
+from server.store.store import Store
 
 CREW = ("crew",) * 5 + ("impostor",) * 2
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.app import Server
+from server.net.app import Server
 from tests.server.conftest import Client, schema_at
 from tests.server.test_play import play_until_over
 from tests.tui.helpers import wait_for_text

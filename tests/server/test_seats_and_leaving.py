@@ -9,7 +9,7 @@ import sqlite3
 import time
 
 from engine.registry import get
-from server.store import Store
+from server.store.store import Store
 from tests.server.conftest import Client
 
 ALLOC = "[A7 B7 C6]"

@@ -19,7 +19,7 @@ import pytest
 import trustme
 from websockets.asyncio.client import connect
 
-from server import protocol as p
+from server.wire import protocol as p
 from tests.fakes import FakeOpenAI
 from tests.fakes.seating import FAST, example_responder
 from tests.server.conftest import Client

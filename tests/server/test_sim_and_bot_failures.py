@@ -125,8 +125,8 @@ async def test_a_failing_bot_gets_the_default_move_and_the_game_goes_on(server, 
 
 
 async def test_the_lobby_forgets_old_finished_tables_but_the_store_keeps_them(tmp_path):
-    from server.app import MAX_FINISHED_TABLES, Server
-    from server.store import Store
+    from server.net.app import MAX_FINISHED_TABLES, Server
+    from server.store.store import Store
 
     server = Server(str(tmp_path / "p.db"))
     server.store = await Store.open(server.db_path)

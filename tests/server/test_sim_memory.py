@@ -14,12 +14,12 @@ import pytest
 
 from engine.core import Env
 from engine.registry import get
-from server import progress as progress_module
-from server import sim
-from server.app import Server
 from server.cli import main
-from server.progress import Progress
-from server.store import Store
+from server.net.app import Server
+from server.runs import progress as progress_module
+from server.runs import sim
+from server.runs.progress import Progress
+from server.store.store import Store
 from tests.server.conftest import figures
 from tests.server.test_sim_and_bot_failures import broken_bot  # noqa: F401 - a fixture
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from server import sim_workers
 from server.cli import main
+from server.runs import sim_workers
 from tests.server.conftest import figures
 
 ROOT = Path(__file__).resolve().parents[2]

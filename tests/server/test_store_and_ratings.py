@@ -6,8 +6,8 @@ import sqlite3
 import pytest
 
 from engine.core import Result
-from server import ratings
-from server.store import MIGRATIONS, Store
+from server.store import ratings
+from server.store.store import MIGRATIONS, Store
 
 
 async def test_a_fresh_file_gets_the_schema_and_reopens(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 
 from engine.registry import get
 from engine.sampling import random_action
-from server.store import MIGRATIONS, Rows, Store, event_rows
+from server.store.store import MIGRATIONS, Rows, Store, event_rows
 from tests.server.conftest import schema_at
 
 
@@ -206,7 +206,7 @@ def test_processes_opening_one_new_file_at_once_migrate_it_once(tmp_path):
     import sys
 
     db = tmp_path / "shared.db"
-    code = ("import asyncio, sys\nfrom server.store import Store\n"
+    code = ("import asyncio, sys\nfrom server.store.store import Store\n"
             "async def main():\n    s = await Store.open(sys.argv[1])\n    await s.close()\n"
             "asyncio.run(main())\n")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(db)], stderr=subprocess.PIPE,
@@ -221,7 +221,7 @@ def test_processes_opening_one_new_file_at_once_migrate_it_once(tmp_path):
 async def test_the_log_stays_bounded_under_a_steady_writer(tmp_path, monkeypatch):
     """A writer that never pauses must not grow the WAL without end (passive checkpoints alone
     never find it idle)."""
-    from server import store as store_module
+    from server.store import store as store_module
 
     monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 0.01)
     monkeypatch.setattr(store_module, "WAL_LIMIT", 512 * 1024)

@@ -11,10 +11,10 @@ from websockets.sync.client import connect
 
 from bots.base import Bot, BotError, Decision
 from bots.registry import SCRIPTED, register_scripted
-from server import protocol as p
-from server.app import Server
 from server.cli import main
-from server.embedded import start_embedded
+from server.net.app import Server
+from server.net.embedded import start_embedded
+from server.wire import protocol as p
 from tests.server.conftest import figures
 from tests.server.test_play import rows
 

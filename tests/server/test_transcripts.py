@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bots.base import BotError
 from engine.registry import get
-from server.transcripts import (
+from server.store.transcripts import (
     DELTA,
     REF,
     MissingText,

@@ -23,7 +23,7 @@ async def embedded(server_db: Path) -> AsyncIterator[object]:
     loop. A blocking `server.stop()` here froze the loop mid-handshake, and the server, voiding
     the running game on shutdown, then waited its 10 s close timeout on every such connection
     (websockets' `send` on a CLOSING connection waits for the TCP close), 10-20 s per test."""
-    from server.embedded import start_embedded
+    from server.net.embedded import start_embedded
 
     server_db.parent.mkdir(parents=True, exist_ok=True)
     # Tests seed their tables with people for determinism, which a host must allow.

@@ -15,7 +15,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from bots.random_bot import RandomBot
 from engine.registry import all_envs, get
-from server.protocol import encode, message, parse_client_message
+from server.wire.protocol import encode, message, parse_client_message
 
 
 def env_json(env: Any) -> dict[str, Any]:

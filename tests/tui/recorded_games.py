@@ -82,7 +82,7 @@ GAMES = {
 
 def record(env: str, db: Path) -> Messages:
     """Play `env`'s recorded game on a fresh server with database `db`."""
-    from server.embedded import start_embedded
+    from server.net.embedded import start_embedded
 
     server = start_embedded(str(db), client_seeds=True)  # a seeded, repeatable game
     try:

@@ -8,11 +8,11 @@ import ssl
 import pytest
 import trustme
 
-from server import accounts
-from server.admin import kick
-from server.app import Server
-from server.limits import UNLIMITED
-from server.store import Store
+from server.net.admin import kick
+from server.net.app import Server
+from server.net.limits import UNLIMITED
+from server.store import accounts
+from server.store.store import Store
 from tests.tui.helpers import on_screen, wait_for, wait_for_text
 from tui.app import ParlorApp
 
@@ -83,7 +83,7 @@ async def test_a_person_the_host_removes_is_told_and_back_in_the_lobby(tls_serve
 async def test_the_tui_says_when_its_address_may_claim_a_new_name_again(tmp_path):
     """A hello refused by the host's cap on new names per address (issue 21) stays on the
     connect screen with the server's reason, like any refused hello."""
-    from server.limits import Limits
+    from server.net.limits import Limits
     from tests.server.conftest import Client
 
     server = Server(str(tmp_path / "p.db"), limits=Limits(names_per_address_per_hour=1))

@@ -4,7 +4,7 @@ person reads it on, with what the rating means."""
 from __future__ import annotations
 
 from engine.core import GameRecord, Result
-from server.store import Store
+from server.store.store import Store
 from tests.tui.helpers import on_screen, screen_text, wait_for_text
 from tui.app import ParlorApp
 

@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 from websockets.asyncio.client import connect
 
-from server.protocol import decode_server_message, encode, request
+from server.wire.protocol import decode_server_message, encode, request
 from tests.tui.helpers import on_screen, our_turn, showing, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.session import CATCH_UP, HISTORY_PAGE, MAX_GAP

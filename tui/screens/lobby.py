@@ -14,7 +14,7 @@ from textual.events import Resize
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
-from server.protocol import players_text
+from server.wire.protocol import players_text
 from tui.screens.base import ParlorScreen
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help

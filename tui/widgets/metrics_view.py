@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from server.protocol import plain_label
+from server.wire.protocol import plain_label
 from tui.widgets.private_panel import format_value
 
 Labels = Mapping[str, str]

@@ -1,0 +1,143 @@
+"""`parlor export --format FORMAT`: stored games as a research dataset, JSON Lines.
+
+The database is opened read-only (SQLite URI mode=ro), so an export may run beside a server
+that is writing to it, and it never creates or upgrades a database. Rows are written one at a
+time as they are made (to a FILE.part, renamed to FILE at the end, so a stopped export leaves no
+half file under FILE: server/reports/outfile.py). One line on stderr says what was written and what was skipped.
+
+Formats (each a module that yields rows from a read-only connection):
+- mindgames: one row per player trajectory, spec mindgames §10 (server/reports/export_mindgames.py).
+- socialmaze: one row per answer given in the six SocialMaze tasks (server/reports/export_socialmaze.py).
+
+Bad input exits 2 with one line naming the problem and the valid choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from engine.core import UnknownEnvError
+from engine.registry import env_ids, get
+from server.reports import export_mindgames, export_socialmaze
+from server.reports.outfile import Refused, out_path, write_out
+from server.wire.jsontext import dumps
+
+# format -> (the module making its rows, one-line description)
+FORMATS: dict[str, tuple[Any, str]] = {
+    "mindgames": (export_mindgames, "one JSON line per player trajectory (MindGames §10): "
+                                    "game, seat, identity, opponents, rewards, each turn's "
+                                    "observation and action"),
+    "socialmaze": (export_socialmaze, "one JSON line per SocialMaze answer, people's and "
+                                      "models' alike: game, instance id and hash, player, "
+                                      "which answer, the answer, the expected one, right or "
+                                      "not, the decision's time"),
+}
+MIN_SCHEMA = 4  # the first schema with every column an export reads (actions.category, fatal)
+
+
+def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
+    from server.cli import DB_HELP
+
+    formats = "; ".join(f"{name}: {text}" for name, (_, text) in FORMATS.items())
+    p = subparsers.add_parser(
+        "export", help="write stored games as a research dataset (JSON Lines)",
+        description=f"Write the finished games of a Parlor database as a dataset, one JSON "
+                    f"object per line. Formats: {formats}. Unfinished and void games are "
+                    f"skipped. The database is opened read-only: safe beside a running server.")
+    p.add_argument("--format", required=True, choices=tuple(FORMATS), help="dataset format")
+    p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
+    p.add_argument("--env", action="extend", nargs="+", default=None, metavar="ENV",
+                   help="only these environments (repeatable; default: every environment of "
+                        "the format: " + ", ".join(export_mindgames.ENVS) + " for mindgames; "
+                        + ", ".join(export_socialmaze.ENVS) + " for socialmaze)")
+    p.add_argument("--out", default="-", metavar="FILE",
+                   help="file to write, e.g. saves/mindgames.jsonl; '-' (the default) writes "
+                        "to stdout. An existing file is refused unless --force")
+    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    return p
+
+
+def run_export(args: argparse.Namespace) -> int:
+    module = FORMATS[args.format][0]
+    try:
+        envs = _envs(args.format, module.ENVS, args.env)
+        db = database(args.db)
+        out = out_path(args.out, args.force, "mindgames.jsonl", db, "the database itself")
+        conn = connect(db)
+    except Refused as e:
+        print(f"parlor export: {e}", file=sys.stderr)
+        return 2
+    tally = module.Tally()
+    try:
+        written = write_out(out, lambda stream: _write(module.rows(conn, envs, tally), stream))
+        tally.count_left_out(conn, envs, module.ENVS,
+                             {name: m.ENVS for name, (m, _) in FORMATS.items()})
+    finally:
+        conn.close()
+    if not written:
+        return 141  # stdout closed early (e.g. `| head`): nothing more to say
+    where = "stdout" if out is None else str(out)
+    print(f"parlor export: {db}: {tally.summary(where)}", file=sys.stderr)
+    return 0
+
+
+def _envs(fmt: str, supported: tuple[str, ...], chosen: list[str] | None) -> tuple[str, ...]:
+    if not chosen:
+        return supported
+    for env_id in chosen:
+        try:
+            get(env_id)
+        except UnknownEnvError:
+            raise Refused(f"unknown environment {env_id!r}; valid environments for --format "
+                          f"{fmt}: {', '.join(supported)}") from None
+        if env_id not in supported:
+            raise Refused(f"{env_id} is not a {fmt} environment; valid environments for "
+                          f"--format {fmt}: {', '.join(supported)} (all: "
+                          f"{', '.join(env_ids())})")
+    return tuple(dict.fromkeys(chosen))
+
+
+def database(given: str | None) -> Path:
+    from server.cli import default_db
+
+    db = (Path(given).expanduser() if given else default_db()).absolute()
+    if not db.exists():
+        raise Refused(f"no database at {db}; give the file with --db (reading never "
+                      f"creates one)")
+    if db.is_dir():
+        raise Refused(f"{db} is a folder; give the database file with --db (e.g. parlor.db)")
+    return db
+
+
+def connect(db: Path) -> sqlite3.Connection:
+    """A read-only connection to a Parlor database of a schema the export can read."""
+    conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        version = conn.execute("SELECT version FROM schema_version").fetchone()
+    except sqlite3.Error as e:
+        conn.close()
+        if isinstance(e, sqlite3.DatabaseError) and ("not a database" in str(e)
+                                                     or "no such table" in str(e)):
+            raise Refused(f"{db} is not a Parlor database ({e})") from None
+        raise Refused(f"cannot read the database {db}: {e}") from None
+    from server.store.store import MIGRATIONS
+
+    if version is None or version[0] < MIN_SCHEMA:
+        conn.close()
+        raise Refused(f"{db} has an old schema (v{version[0] if version else 0}, this Parlor "
+                      f"writes v{len(MIGRATIONS)}); open it once with `parlor serve --db "
+                      f"{db}` to upgrade it, then export")
+    return conn
+
+
+def _write(rows: Any, stream: IO[str]) -> None:
+    """Write each row as a line."""
+    for r in rows:
+        stream.write(dumps(r))
+        stream.write("\n")

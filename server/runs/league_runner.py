@@ -1,0 +1,251 @@
+"""What every bot league shares: its scheduled games played through the same table driver and
+store as `parlor sim` (server.net.app.Server, Table, durability "game"; SQLite's scratch database
+without --db), and found again in the store, so that a stopped league resumes.
+
+A league stores its games under its tag (the store's `instance`). A scheduled game is found by
+its env, seed and, seat by seat, the identities of its bots; a run with the same --db plays only
+the games that have no finished game there yet. Games a killed run left "running" are voided
+first (the server's own recovery, for this tag only); void games are played again. One league
+per database at a time: two runs of one league on one file would void each other's games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from bots.base import BotError
+from bots.registry import BotSpecError, make_bot
+from engine.core import Result
+from server.net.app import Server
+from server.runs.progress import Progress
+from server.runs.sim import SCRATCH_DB, run_workers
+from server.store.store import Store
+from server.tables.policy import BotPolicy
+from server.tables.seating import split_spec
+from server.tables.table import Table
+from server.wire import protocol as p
+
+GameKey = tuple[str, int, tuple[str, ...]]  # (env id, seed, identity at each seat)
+P = TypeVar("P")
+
+
+class LeagueReport(Protocol):
+    @property
+    def counted(self) -> int: ...  # games counted (not void), stored ones included
+
+    def render(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class LeagueError(Exception):
+    """Bad input, said in one line; the command exits with `status` (2 unless said)."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Match:
+    """One scheduled game: a table of bots, one spec per seat (or ROLE=SPEC), and its seed."""
+
+    env_id: str
+    preset: str | None
+    specs: tuple[str, ...]
+    seed: int
+    overrides: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game of the league as the store keeps it."""
+
+    id: int
+    result: Result
+    metrics: dict[str, Any]
+
+
+def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse.Namespace], P],
+                run: Callable[[argparse.Namespace, P, float], Awaitable[LeagueReport]]) -> int:
+    """A league command from checked arguments to its printed report: the exit status, 0, or 2
+    on bad input (one line on stderr, as the other commands)."""
+    started = time.monotonic()
+    try:
+        checked = plan(args)
+        report = asyncio.run(run(args, checked, started))
+    except LeagueError as e:
+        print(f"{command}: error: {e}", file=sys.stderr)
+        return e.status
+    print(report.render())
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    if args.db:
+        print(f"Stored in {args.db}.")
+    if not report.counted:
+        print(f"{command}: no game was counted: every game ended void (see --on-bot-failure)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_line(played: int, stored: int, seconds: float) -> str:
+    """A league report's last line: the games this run played, those it found already stored
+    (a run again on its --db), the wall time."""
+    found = f", {stored} found already stored" if stored else ""
+    return f"{played} games played now{found}; wall time {seconds:.1f} s"
+
+
+def check_json_path(path: str | None) -> None:
+    if path and not Path(path).expanduser().absolute().parent.is_dir():
+        raise LeagueError(f"--json {path}: its folder does not exist")
+
+
+def config_overrides(pairs: Sequence[str]) -> dict[str, Any]:
+    """--config KEY=VALUE pairs, values read as JSON when they are (as `parlor sim`)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise LeagueError(f"--config takes KEY=VALUE, got {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+async def identities(specs: Sequence[tuple[str, str]], policy: BotPolicy
+                     ) -> dict[tuple[str, str], str]:
+    """{(env id, spec): identity} (what its seats are stored as), building each bot once as a
+    table would: an unknown spec or a missing key is bad input, found before any game."""
+    out = {}
+    for env_id, spec in dict.fromkeys(specs):
+        try:
+            bot = make_bot(spec, env_id, 0, keys=policy.keys_for(spec))
+        except (BotSpecError, BotError, ValueError) as e:
+            raise LeagueError(str(e)) from None
+        out[env_id, spec] = bot.identity
+        close = getattr(bot, "aclose", None)
+        if close is not None:
+            await close()
+    return out
+
+
+async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Match],
+                      key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool = True
+                      ) -> tuple[dict[Match, StoredGame], int]:
+    """Play the scheduled games not yet stored under `tag` in `args.db` (with
+    `args.concurrency`, `args.on_bot_failure`, a progress line unless `args.quiet`); returns
+    the stored games by match and how many were played now. `rated=False`: the games leave
+    the database's ratings alone (a league that rates them itself)."""
+    db = args.db or SCRATCH_DB
+    server = Server(db, durability="game", instance=tag, bot_policy=policy, rated=rated)
+    try:
+        server.store = await Store.open(db, tag)
+    except (OSError, sqlite3.Error, RuntimeError) as e:  # a folder, a newer schema, ...
+        raise LeagueError(f"cannot open the database {db}: {e}") from None
+    progress: Progress | None = None
+    drawing: asyncio.Task[None] | None = None
+    try:
+        await server.recover()  # void the games a killed run of this league left running
+        found = _scheduled(await stored_games(server.store, tag), matches, key)
+        pending = [m for m in matches if m not in found]
+        await _check_endpoints({split_spec(s)[1] for m in pending for s in m.specs})
+        if found and not args.quiet:
+            print(f"parlor league: {len(found)} of {len(matches)} games already stored; "
+                  f"playing {len(pending)}", file=sys.stderr, flush=True)
+        games = Matches(server, pending, args.on_bot_failure)
+        if not args.quiet:
+            progress = Progress("parlor league", len(pending), games.counts, sys.stderr)
+            drawing = asyncio.create_task(progress.run())
+        await games.play(args.concurrency)
+        found = _scheduled(await stored_games(server.store, tag), matches, key)
+    except p.ProtocolError as e:
+        raise LeagueError(e.message) from None
+    finally:
+        if drawing is not None:
+            drawing.cancel()
+        await server.stop()  # voids a game still playing after an error or ctrl-c
+        if progress is not None:
+            progress.finish()
+    return found, len(pending)
+
+
+async def _check_endpoints(specs: set[str]) -> None:
+    """Every LLM seat's key and endpoint answer (as `parlor bots check` checks them), before
+    the first game; else LeagueError (status 1) naming each that failed."""
+    from bots.llm.check import unreachable
+
+    failed = await unreachable(specs)
+    if failed:
+        raise LeagueError("; ".join(f"{spec} cannot play: {why}" for spec, why in failed.items())
+                          + "; no game was played (`parlor bots check SPEC` says more)", 1)
+
+
+def _scheduled(stored: Mapping[GameKey, StoredGame], matches: Sequence[Match],
+               key: Callable[[Match], GameKey]) -> dict[Match, StoredGame]:
+    return {m: stored[k] for m in matches if (k := key(m)) in stored}
+
+
+async def stored_games(store: Store, tag: str) -> dict[GameKey, StoredGame]:
+    """The finished games under the tag by (env, seed, seat identities); the latest one,
+    should there be two."""
+    where = "instance = ? AND status = 'finished'"
+    games = await store.fetch(f"SELECT id, env, seed, result, metrics FROM games WHERE {where} "
+                              f"ORDER BY id", (tag,))
+    seats: dict[int, list[str]] = defaultdict(list)
+    for row in await store.fetch(f"SELECT game_id, identity FROM seats WHERE game_id IN "
+                                 f"(SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
+                                 (tag,)):
+        seats[row["game_id"]].append(row["identity"])
+    return {(g["env"], int(g["seed"]), tuple(seats[g["id"]])): StoredGame(
+                g["id"], Result.from_json(json.loads(g["result"])),
+                json.loads(g["metrics"] or "{}"))
+            for g in games}
+
+
+class Matches:
+    """The games to play, up to `concurrency` at once, each on its own table (as `sim.Games`,
+    with each game's own seats and seed); the store keeps the outcomes."""
+
+    def __init__(self, server: Server, pending: Sequence[Match], on_bot_failure: str) -> None:
+        self.server = server
+        self.on_bot_failure = on_bot_failure
+        self._next = iter(pending)  # shared by the tasks: each takes the next game
+        self.total = len(pending)
+        self.playing: set[Table] = set()
+        self.done = 0
+        self.actions = 0  # of the games done
+
+    async def play(self, concurrency: int) -> None:
+        await run_workers(self._worker, min(concurrency, self.total))
+
+    def counts(self) -> tuple[int, int]:
+        """Games done and actions so far (the games still playing included)."""
+        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
+
+    async def _worker(self) -> None:
+        for match in self._next:
+            table = self.server.create_table(match.env_id, match.preset, match.overrides,
+                                             list(match.specs), match.seed,
+                                             self.on_bot_failure)
+            self.playing.add(table)
+            try:
+                await table.start()
+                await table.done.wait()
+            finally:
+                self.playing.discard(table)
+            self.done += 1
+            self.actions += table.game.step if table.game else 0
+            self.server.tables.pop(table.id, None)  # the store has it: drop table and game
