@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from engine.socialgrid.moves import (
     CLOSE_DOOR,
@@ -31,9 +30,7 @@ from engine.socialgrid.moves import (
     STRAFE_RIGHT,
     TURNS,
 )
-
-if TYPE_CHECKING:
-    from engine.socialgrid.analysis import StepRecord
+from engine.socialgrid.records import StepRecord
 
 # The thresholds of the paper's App. J.3 (count, then window in decisions).
 PING_PONG_TILES, PING_PONG_RETURNS, PING_PONG_WINDOW = 3, 4, 20

@@ -10,9 +10,6 @@ import os
 import sys
 from typing import Any
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
-
 from server.wire import protocol as p
 
 TIMEOUT = 10.0
@@ -21,6 +18,8 @@ TIMEOUT = 10.0
 async def admin_request(url: str, token: str, action: str, cafile: str | None = None,
                         **body: Any) -> dict[str, Any]:
     """Send one `admin` request; returns the server's answer (`admin` or `error`)."""
+    from websockets.asyncio.client import connect
+
     async with connect(url, ssl=p.client_ssl(url, cafile), open_timeout=TIMEOUT,
                        max_size=16 * p.MAX_MESSAGE_BYTES) as ws:
         await ws.send(p.encode(p.request("admin", 1, token=token, action=action, **body)))
@@ -30,7 +29,28 @@ async def admin_request(url: str, token: str, action: str, cafile: str | None = 
                 return msg
 
 
-def run_admin(args: argparse.Namespace) -> int:
+def add_parser(sub: Any) -> None:
+    host = sub.add_parser("admin", help="the host's requests to a running server: list tables, "
+                                        "close one, remove a player (token: "
+                                        "$PARLOR_ADMIN_TOKEN)")
+    host.add_argument("--server", required=True, help="ws://HOST:PORT or wss://HOST:PORT")
+    host.add_argument("--cafile", default=None, metavar="FILE",
+                      help="certificate(s) to trust for a wss:// server")
+    requests = host.add_subparsers(dest="admin_command", required=True)
+    requests.add_parser("tables", help="every open table with its seats")
+    close = requests.add_parser("close", help="close a table (a game under way ends void)")
+    close.add_argument("table_id")
+    close.add_argument("--reason", default="", help="told to everyone at the table")
+    kick = requests.add_parser("kick", help="remove the person at a seat (in a game under way "
+                                            "the seat forfeits)")
+    kick.add_argument("table_id")
+    kick.add_argument("seat", type=int)
+    kick.add_argument("--reason", default="", help="told to the person and the table")
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
+
     token = os.environ.get("PARLOR_ADMIN_TOKEN", "").strip()
     if not token:
         print("parlor admin: set PARLOR_ADMIN_TOKEN to the token `parlor serve admin-token` "

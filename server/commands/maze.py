@@ -15,6 +15,7 @@ import argparse
 import sys
 from typing import Any
 
+from server.commands.database import database
 from server.reports.outfile import out_path, write_out
 from server.runs.maze_solve import TASKS, Refused, run_solve
 from server.store.instances import TASKS as INSTANCE_TASKS
@@ -38,7 +39,7 @@ OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
 }
 
 
-def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "maze", help="SocialMaze puzzles: solve a dataset file with our solvers, or generate one",
         description="SocialMaze's Hidden Role Deduction and Social Graph Analysis puzzles: check a "
@@ -122,7 +123,11 @@ def add_maze_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def run_maze(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.maze_command == "import":
+        from server.commands.maze_import import run_import
+
+        return run_import(args, database(args))
     if args.maze_command == "solve":
         return run_solve(args)
     if args.maze_command == "report":

@@ -4,16 +4,35 @@ alone (no hello needed); a connection that offers wrong tokens is closed after a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from server.net.limits import CLOSE_POLICY
+from server.store.store import Store
 from server.tables.table import Table
 from server.wire import protocol as p
 
-if TYPE_CHECKING:
-    from server.net.app import Connection, Server
-
 MAX_WRONG_TOKENS = 3  # per connection; then it is closed (guessing is pointless, but noisy)
+
+
+class Connection(Protocol):
+    wrong_tokens: int
+
+
+class Server(Protocol):
+    """What the host's requests use of the server (server/net/app.py's `Server`, which hands
+    them here: so this module need not import it)."""
+
+    store: Store | None
+    tables: dict[str, Table]
+
+    def close_soon(self, conn: Any, code: int, reason: str) -> None: ...
+
+    async def reply(self, conn: Any, msg: Mapping[str, Any]) -> None: ...
+
+    def table_of(self, req: p.Request) -> Table: ...
+
+    async def close_waiting(self, table: Table, why: str) -> None: ...
 
 
 async def handle(server: Server, conn: Connection, req: p.Request) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.runs.crew_elo_schedule import Episode
+from engine.socialgrid.league import Episode
 from server.store.ratings import ELO_BASE, elo_league
 
 Votes = tuple[float, int]  # (votes naming an impostor, non-skip votes)

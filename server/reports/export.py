@@ -24,6 +24,7 @@ from engine.core import UnknownEnvError
 from engine.registry import env_ids, get
 from server.reports import export_mindgames, export_socialmaze
 from server.reports.outfile import Refused, out_path, write_out
+from server.store.location import default_db
 from server.wire.jsontext import dumps
 
 # format -> (the module making its rows, one-line description)
@@ -37,28 +38,6 @@ FORMATS: dict[str, tuple[Any, str]] = {
                                       "not, the decision's time"),
 }
 MIN_SCHEMA = 4  # the first schema with every column an export reads (actions.category, fatal)
-
-
-def add_export_parser(subparsers: Any) -> argparse.ArgumentParser:
-    from server.cli import DB_HELP
-
-    formats = "; ".join(f"{name}: {text}" for name, (_, text) in FORMATS.items())
-    p = subparsers.add_parser(
-        "export", help="write stored games as a research dataset (JSON Lines)",
-        description=f"Write the finished games of a Parlor database as a dataset, one JSON "
-                    f"object per line. Formats: {formats}. Unfinished and void games are "
-                    f"skipped. The database is opened read-only: safe beside a running server.")
-    p.add_argument("--format", required=True, choices=tuple(FORMATS), help="dataset format")
-    p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
-    p.add_argument("--env", action="extend", nargs="+", default=None, metavar="ENV",
-                   help="only these environments (repeatable; default: every environment of "
-                        "the format: " + ", ".join(export_mindgames.ENVS) + " for mindgames; "
-                        + ", ".join(export_socialmaze.ENVS) + " for socialmaze)")
-    p.add_argument("--out", default="-", metavar="FILE",
-                   help="file to write, e.g. saves/mindgames.jsonl; '-' (the default) writes "
-                        "to stdout. An existing file is refused unless --force")
-    p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
-    return p
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -102,8 +81,6 @@ def _envs(fmt: str, supported: tuple[str, ...], chosen: list[str] | None) -> tup
 
 
 def database(given: str | None) -> Path:
-    from server.cli import default_db
-
     db = (Path(given).expanduser() if given else default_db()).absolute()
     if not db.exists():
         raise Refused(f"no database at {db}; give the file with --db (reading never "
@@ -126,7 +103,7 @@ def connect(db: Path) -> sqlite3.Connection:
                                                      or "no such table" in str(e)):
             raise Refused(f"{db} is not a Parlor database ({e})") from None
         raise Refused(f"cannot read the database {db}: {e}") from None
-    from server.store.store import MIGRATIONS
+    from server.store.migrations import MIGRATIONS
 
     if version is None or version[0] < MIN_SCHEMA:
         conn.close()

@@ -27,10 +27,10 @@ from typing import Any
 from engine.attribution import DEPTH, GAME_COUNTS
 from engine.core import Env
 from engine.evaluation import error_survival_warning, role_advantage, wilson_interval
+from engine.mgref_schedule import TRACKS, Scheduled
 from engine.outcome import seat_outcome
 from engine.records import Role
-from server.runs.league_runner import StoredGame, run_line
-from server.runs.mgref_schedule import TRACKS, Scheduled
+from server.reports.league import StoredGame, run_line
 from server.store import ratings
 
 CANDIDATE = "candidate"

@@ -1,29 +1,29 @@
 """`parlor league socialgrid-elo`: SocialGrid's Crew Elo league (spec §15) between bot specs.
 
 Every ordered pair of the models (one plays every crewmate, the other every impostor), self-play
-included, plays --episodes bot-only games on the preset (server/runs/crew_elo_schedule.py), through the
+included, plays --episodes bot-only games on the preset (engine/socialgrid/league.py), through the
 shared league runner (server/runs/league_runner.py: stored under the league's tag, resumable); the
 ratings and win rates are read back from the stored games (server/reports/crew_elo.py).
+
+A stored game is a league episode when it carries the league's tag (the store's `instance`
+column: the env, its rules version and the whole config, hashed), the episode's seed and, seat by
+seat, the identities of the bots the episode seats.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Config, ConfigError, Env
 from engine.registry import get
+from engine.socialgrid.league import CREW, Episode, schedule
 from server.reports.crew_elo import Outcome, Report, crew_votes
-from server.runs.crew_elo_schedule import (
-    Episode,
-    crew_seats,
-    league_tag,
-    schedule,
-    seat_identities,
-)
 from server.runs.league_runner import (
     LeagueError,
     Match,
@@ -113,3 +113,23 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     changed = ", ".join(f"{k}={v}" for k, v in plan.overrides.items())
     title = f"SocialGrid Crew Elo league, {plan.preset}" + (f" ({changed})" if changed else "")
     return Report(title, plan.models, outcomes, played, time.monotonic() - started)
+
+
+def league_tag(env: Env, config: Config) -> str:
+    """The instance name league games are stored under: one per env, rules and config, so
+    leagues on other presets (or rules) never pass for this one's episodes."""
+    text = json.dumps([env.id, env.rules_version, config.to_json()], sort_keys=True)
+    return "league-" + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def seat_identities(env: Env, config: Config, episode: Episode,
+                    identities: Mapping[str, str]) -> tuple[str, ...]:
+    """The identity at each seat of the episode's table (the roles are dealt from its seed)."""
+    return tuple(identities[spec] for spec in resolve_seats(env, config, episode.seed,
+                                                            episode.specs))
+
+
+def crew_seats(env: Env, config: Config, episode: Episode) -> list[int]:
+    """The seats the crew model holds in the episode."""
+    roles = env.assign_roles(config, episode.seed, env.default_players())
+    return [i for i, role in enumerate(roles) if role.side == CREW]

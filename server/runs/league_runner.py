@@ -27,8 +27,9 @@ from bots.base import BotError
 from bots.registry import BotSpecError, make_bot
 from engine.core import Result
 from server.net.app import Server
+from server.reports.league import StoredGame
+from server.runs.games import SCRATCH_DB, run_workers
 from server.runs.progress import Progress
-from server.runs.sim import SCRATCH_DB, run_workers
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.seating import split_spec
@@ -67,15 +68,6 @@ class Match:
     overrides: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A finished game of the league as the store keeps it."""
-
-    id: int
-    result: Result
-    metrics: dict[str, Any]
-
-
 def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse.Namespace], P],
                 run: Callable[[argparse.Namespace, P, float], Awaitable[LeagueReport]]) -> int:
     """A league command from checked arguments to its printed report: the exit status, 0, or 2
@@ -97,13 +89,6 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
               file=sys.stderr)
         return 1
     return 0
-
-
-def run_line(played: int, stored: int, seconds: float) -> str:
-    """A league report's last line: the games this run played, those it found already stored
-    (a run again on its --db), the wall time."""
-    found = f", {stored} found already stored" if stored else ""
-    return f"{played} games played now{found}; wall time {seconds:.1f} s"
 
 
 def check_json_path(path: str | None) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.registry import env_ids, get
 from engine.socialmaze_published import TASKS, Task
+from server.reports.league import run_line
 from server.reports.maze_tables import Rows, task_json, task_lines
 from server.runs.league_runner import (
     GameKey,
@@ -30,7 +31,6 @@ from server.runs.league_runner import (
     identities,
     play_league,
     run_command,
-    run_line,
 )
 from server.store import instances as maze_instances
 from server.tables.policy import BotPolicy

@@ -1,6 +1,6 @@
 """`parlor league mgref`: the MG-Ref offline tournament (MindGames spec §9, Appendix J) of one
 candidate against frozen references, in every MindGames env: the deterministic schedule of
-server/runs/mgref_schedule.py played through the shared league runner (stored under the
+engine/mgref_schedule.py played through the shared league runner (stored under the
 tournament's tag, resumable, games that leave the database's ratings alone), then the report of
 server/reports/mgref.py.
 
@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from bots.registry import BotSpecError, check_spec
+from engine.mgref_schedule import ENVS, MIN_REFS, Scheduled, schedule
 from engine.registry import get
 from server.reports.mgref import Prior, Report, env_result
 from server.runs.league_runner import (
@@ -31,7 +32,6 @@ from server.runs.league_runner import (
     play_league,
     run_command,
 )
-from server.runs.mgref_schedule import ENVS, MIN_REFS, Scheduled, schedule
 from server.store import ratings
 from server.tables.policy import BotPolicy
 

@@ -1,7 +1,7 @@
 """`parlor sim --workers N`: the games of one run shared out to N processes, one core each.
 
 Worker i plays games k with k % N == i, seeded seed + k as in one process, through the same
-table driver and store (`sim.Games`), with its own --concurrency; all write to one database
+table driver and store (`games.Games`), with its own --concurrency; all write to one database
 file (WAL; a game is two short transactions, its row when it starts and the rest at its end,
 and SQLite's busy timeout makes the other writers wait their turn). Waiting is where workers
 lose time: SQLite's busy handler sleeps 1 ms or more however soon the lock is free, so a few
@@ -48,8 +48,8 @@ from typing import Any
 from bots.registry import SCRIPTED
 from engine.core import Env
 from engine.registry import get
+from server.runs.games import Games, Summary, run_instance
 from server.runs.progress import Progress
-from server.runs.sim import Games, Summary, run_instance
 from server.store.store import Store
 from server.wire import protocol as p
 

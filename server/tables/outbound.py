@@ -8,18 +8,14 @@ action hidden from it (an opponent's retried invalid answer, a private notice)."
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
-from engine.core import Event, Game
+from engine.core import Env, Event, Game
 from engine.outcome import seat_outcome
 from server.store import ratings
 from server.store.ratings import Rating
 from server.wire.protocol import message
-
-if TYPE_CHECKING:
-    from server.tables.table import Table
-
 
 RECENT_EVENTS = 100  # events a late joiner (spectator, resumed player) gets with the view
 RECENT_EVENTS_CHARS = 24_000  # and it gets fewer once their texts and data pass about this
@@ -28,6 +24,31 @@ HISTORY_PAGE_CHARS = 48_000  # and a page stops once its event texts and data pa
 
 
 NUMBERING_BLOCK = 256  # events (and actions) between two counts a Numbering keeps
+
+
+class Seat(Protocol):
+    index: int
+
+    @property
+    def identity(self) -> str: ...
+
+
+class Table(Protocol):
+    """What the messages read of a table (server/tables/table.py's `Table`, which builds its
+    messages here: so this module need not import it)."""
+
+    id: str
+    game_id: int | None
+    env: Env
+    game: Game | None
+    seats: Sequence[Seat]
+    numbering: Numbering | None
+    describer: tuple[Any, list[str], Callable[[Event, int | None], str]] | None
+    rendered: dict[int | None, tuple[Any, Any, dict[str, Any], str]]
+
+    def display_names(self) -> list[str]: ...
+
+    def namer(self, names: list[str] | None = None) -> Callable[[int], str]: ...
 
 
 class Numbering:

@@ -91,7 +91,7 @@ async def server(make_server):
 
 def schema_at(conn: Any, version: int) -> None:
     """Make `conn`'s database what the store's schema `version` made (an older Parlor's file)."""
-    from server.store.store import MIGRATIONS
+    from server.store.migrations import MIGRATIONS
 
     for script in MIGRATIONS[:version]:
         conn.executescript(script)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from server.store.store import MIGRATIONS, Store
+from server.store.migrations import MIGRATIONS
+from server.store.store import Store
 from tests.server.conftest import Client, schema_at
 from tests.server.test_play import rows
 

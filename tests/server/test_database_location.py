@@ -8,7 +8,8 @@ from pathlib import Path
 
 import server.net.serve
 import tui.launch
-from server.cli import default_db, main
+from server.cli import main
+from server.store.location import default_db
 
 
 def test_the_default_database_does_not_depend_on_the_working_directory(tmp_path):

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from bots.registry import available
+from engine.socialgrid.league import episode_seed, schedule
 from server.cli import main
-from server.runs.crew_elo_schedule import episode_seed, schedule
 from server.store.ratings import elo_league
 
 MODELS = ["random", "scripted:agent"]

@@ -15,7 +15,8 @@ from engine.registry import get
 from engine.review_decision.task import TASK as REVIEW
 from server.cli import main
 from server.store import store
-from server.store.store import MIGRATIONS, Store
+from server.store.migrations import MIGRATIONS
+from server.store.store import Store
 from tests.server.conftest import Client
 
 ROUNDS = [{"round1": "Title: Quiet Gradients\nKeywords: optimisation\nAbstract: We make "

@@ -14,12 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.records import Result
-from engine.registry import get
-from server.cli import main
-from server.reports.mgref import env_result, role_labels
-from server.runs.league_runner import StoredGame
-from server.runs.mgref_schedule import (
+from engine.mgref_schedule import (
     BLOTTO,
     CODENAMES,
     ENVS,
@@ -29,6 +24,11 @@ from server.runs.mgref_schedule import (
     SEED_BASES,
     schedule,
 )
+from engine.records import Result
+from engine.registry import get
+from server.cli import main
+from server.reports.league import StoredGame
+from server.reports.mgref import env_result, role_labels
 from server.store.ratings import ENV as TRUESKILL
 
 REFS = {e: [f"ref{i}" for i in range(PAPER_REFS[e])] for e in ENVS}

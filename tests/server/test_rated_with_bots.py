@@ -118,8 +118,9 @@ async def test_ratings_stored_before_keep_their_league_and_old_unrated_games_say
     TrueSkill; a void game and a finished game nobody was rated in get a reason."""
     import sqlite3
 
+    from server.store.migrations import MIGRATIONS
     from server.store.names import skeleton
-    from server.store.store import MIGRATIONS, Store
+    from server.store.store import Store
     from tests.server.conftest import schema_at
 
     path = tmp_path / "old.db"

@@ -233,8 +233,9 @@ def test_parlor_sim_plays_its_seeds(tmp_path, capsys):
 
 
 async def test_seeds_stored_before_become_text_and_read_back_as_numbers(tmp_path):
+    from server.store.migrations import MIGRATIONS
     from server.store.names import skeleton
-    from server.store.store import MIGRATIONS, Store
+    from server.store.store import Store
     from tests.server.conftest import schema_at
 
     before = next(i for i, script in enumerate(MIGRATIONS) if "seed_digits" in script)

@@ -18,6 +18,7 @@ from server.cli import main
 from server.net.app import Server
 from server.runs import progress as progress_module
 from server.runs import sim
+from server.runs.games import metrics_table
 from server.runs.progress import Progress
 from server.store.store import Store
 from tests.server.conftest import figures
@@ -100,7 +101,7 @@ def test_sim_folds_stored_metrics_without_records_and_drops_finished_tables(
     records = asyncio.run(_records(db))
     assert len(records) == 24
     expected = env.aggregate_metrics([env.game_metrics(r) for r in records])["overall"]
-    table = sim.metrics_table(env, {"overall": expected})
+    table = metrics_table(env, {"overall": expected})
     assert "\n".join(table) in out
     totals = {"random": [0, 0, 0, 0.0], "scripted:tit-for-tat": [0, 0, 0, 0.0]}
     for r in records:

@@ -7,7 +7,8 @@ import pytest
 
 from engine.core import Result
 from server.store import ratings
-from server.store.store import MIGRATIONS, Store
+from server.store.migrations import MIGRATIONS
+from server.store.store import Store
 
 
 async def test_a_fresh_file_gets_the_schema_and_reopens(tmp_path):

@@ -12,7 +12,8 @@ import pytest
 
 from engine.registry import get
 from engine.sampling import random_action
-from server.store.store import MIGRATIONS, Rows, Store, event_rows
+from server.store.migrations import MIGRATIONS
+from server.store.store import Rows, Store, event_rows
 from tests.server.conftest import schema_at
 
 

@@ -1,4 +1,5 @@
-"""The Crew Elo league's schedule (spec §15) and how its episodes are found in the store.
+"""SocialGrid's Crew Elo league schedule (spec §15); how its episodes are found in the store is
+server/runs/crew_elo.py's.
 
 Every ordered pair (crew model, impostor model) of the models, self-play included, plays
 `episodes` episodes: M^2 pairs for M models. The schedule is played and rated round by round
@@ -7,20 +8,15 @@ covered every pair evenly.
 
 An episode's seed is derived from the league seed, the two specs and the episode number, so it
 does not move when models are added, nor when --episodes grows: a longer league reuses the
-episodes of a shorter one. A stored game is a league episode when it carries the league's tag
-(the store's `instance` column: the env, its rules version and the whole config, hashed), the
-episode's seed and, seat by seat, the identities of the bots the episode seats.
+episodes of a shorter one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from engine.core import Config, Env
-from server.tables.seating import resolve_seats
 
 CREW, IMPOSTORS = "crew", "impostors"  # SocialGrid's sides
 SEED_SPACE = 2**31  # table seeds live in 0 .. 2^31 - 1 (as the server's own)
@@ -63,23 +59,3 @@ def schedule(models: Sequence[str], episodes: int, base_seed: int) -> list[Episo
                 taken.add(seed)
                 out.append(Episode(crew, impostor, number, seed))
     return out
-
-
-def league_tag(env: Env, config: Config) -> str:
-    """The instance name league games are stored under: one per env, rules and config, so
-    leagues on other presets (or rules) never pass for this one's episodes."""
-    text = json.dumps([env.id, env.rules_version, config.to_json()], sort_keys=True)
-    return "league-" + hashlib.sha256(text.encode()).hexdigest()[:10]
-
-
-def seat_identities(env: Env, config: Config, episode: Episode,
-                    identities: Mapping[str, str]) -> tuple[str, ...]:
-    """The identity at each seat of the episode's table (the roles are dealt from its seed)."""
-    return tuple(identities[spec] for spec in resolve_seats(env, config, episode.seed,
-                                                            episode.specs))
-
-
-def crew_seats(env: Env, config: Config, episode: Episode) -> list[int]:
-    """The seats the crew model holds in the episode."""
-    roles = env.assign_roles(config, episode.seed, env.default_players())
-    return [i for i, role in enumerate(roles) if role.side == CREW]

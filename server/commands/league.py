@@ -1,0 +1,96 @@
+"""`parlor league`: SocialGrid's Crew Elo league (server/runs/crew_elo.py), MindGames' MG-Ref
+tournament (server/runs/mgref.py) and SocialMaze's tasks (server/runs/maze_league.py)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    league = sub.add_parser("league", help="bot leagues with a report of ratings")
+    leagues = league.add_subparsers(dest="league_command", required=True)
+    elo = leagues.add_parser("socialgrid-elo", help="SocialGrid's Crew Elo league: every "
+                             "ordered pair of models (crew, impostors) plus self-play")
+    elo.add_argument("--models", nargs="+", required=True, metavar="SPEC",
+                     help="bot specs, e.g. random scripted:agent openai:gpt-4o-mini")
+    elo.add_argument("--episodes", type=int, required=True, metavar="N",
+                     help="episodes per ordered pair")
+    elo.add_argument("--preset", default=None, help="default league-10x10")
+    elo.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a config value (repeat)")
+    elo.add_argument("--seed", type=int, default=0, help="the league's seed (default 0)")
+    _league_options(elo)
+    _add_mgref_parser(leagues)
+    maze = leagues.add_parser("maze", help="SocialMaze's tasks: every model on the same "
+                                           "instances, accuracy beside the paper's numbers")
+    maze.add_argument("--task", nargs="+", default=None, metavar="TASK",
+                      help="the tasks (default: every SocialMaze task this build plays)")
+    maze.add_argument("--seat", nargs="+", required=True, metavar="[TASK:]SPEC",
+                      help="the models, e.g. scripted:solver openai:gpt-4o-mini "
+                           "social-graph:scripted:majority (TASK: for one task only)")
+    maze.add_argument("--instances", type=int, default=None, metavar="N",
+                      help="instances per task (instance k is generated from seed S + k); with "
+                           "--stored or --file, play only the first N")
+    maze.add_argument("--stored", action="store_true",
+                      help="play the instances stored in --db by `parlor maze import` (the "
+                           "paper's release files, say), every task that has some or --task's")
+    maze.add_argument("--source", default=None, metavar="NAME",
+                      help="with --stored: only the instances of this source (the imported "
+                           "file's name or its --source)")
+    maze.add_argument("--file", default=None, metavar="FILE",
+                      help="play a dataset file's instances (the authors' release format or "
+                           "our JSON Lines; its task told from its content, or --task)")
+    maze.add_argument("--preset", default=None, help="the tasks' preset (default: each "
+                                                     "task's own, e.g. paper)")
+    maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")
+    _league_options(maze)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.league_command == "maze":
+        from server.runs.maze_league import run_maze_league
+
+        return run_maze_league(args)
+    if args.league_command == "mgref":
+        from server.runs.mgref import run_mgref
+
+        return run_mgref(args)
+    from server.runs.crew_elo import run_league
+
+    return run_league(args)
+
+
+def _league_options(league: argparse.ArgumentParser) -> None:
+    """What every league command takes: where its games go, how many at once, bot failures,
+    the report as JSON, the progress line."""
+    league.add_argument("--db", default=None, help="store the games in this SQLite file; the "
+                                                   "league run again on it plays only what is "
+                                                   "missing")
+    league.add_argument("--concurrency", type=int, default=1, metavar="N",
+                        help="games played at once (default 1; results do not depend on it)")
+    league.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
+                        help="when a bot's provider fails (as `parlor sim`; void games are "
+                             "left out and played again on resume)")
+    league.add_argument("--json", default=None, metavar="FILE",
+                        help="also write the report here")
+    league.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:
+    from engine.mgref_schedule import ENVS
+
+    mgref = leagues.add_parser(
+        "mgref", help="MindGames' MG-Ref offline tournament: one candidate against frozen "
+                      "references, 198 scheduled games over the four MindGames envs")
+    mgref.add_argument("--candidate", action="append", required=True, metavar="[ENV:]SPEC",
+                       help="the bot to score (repeat with ENV: for a bot per env)")
+    mgref.add_argument("--refs", nargs="+", required=True, metavar="[ENV:]SPEC[=MU,SIGMA]",
+                       help="the references with their frozen TrueSkill priors (default "
+                            "25,8.33), e.g. colonel-blotto:scripted:adaptive=29.8,1.2")
+    mgref.add_argument("--env", nargs="+", default=list(ENVS), choices=ENVS, metavar="ENV",
+                       help=f"the envs to play (default all: {', '.join(ENVS)})")
+    mgref.add_argument("--replicates", type=int, default=1, metavar="N",
+                       help="multiply every design's replicates (default 1: 30/36/36/96 games "
+                            "with the paper's 3/3/3/4 references)")
+    _league_options(mgref)
