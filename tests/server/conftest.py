@@ -70,7 +70,7 @@ async def make_server(tmp_path):
 
     async def make(**options: Any) -> Server:
         # Tests drive clients much faster than people: a test of a limit sets it. They seed
-        # tables with people for determinism (client_seeds; tests/server/test_secrets.py plays
+        # tables with people for determinism (client_seeds; tests/server/net/test_secrets.py plays
         # with the host's default, which refuses them).
         options = {"turn_timeout": 30, "disconnect_grace": 30, "limits": UNLIMITED,
                    "client_seeds": True} | options

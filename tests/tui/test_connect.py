@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.test_kill import free_port
+from tests.server.net.test_kill import free_port
 from tests.tui.fake_server import FakeServer, serve_fake
 from tests.tui.helpers import on_screen, wait_for_text
 from tui.app import ParlorApp

@@ -124,7 +124,7 @@ async def open_instance_row(app: ParlorApp, pilot: Pilot, env: str) -> None:
 
 
 async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_path):
-    from tests.server.test_maze_import import PAPER
+    from tests.server.commands.test_maze_import import PAPER
 
     await import_file(server_db, tmp_path / "rdp.json", [PAPER])
     app = ParlorApp(embedded.url, "tester")
@@ -150,7 +150,7 @@ async def test_a_stored_instance_is_picked_and_played(embedded, server_db, tmp_p
 
 async def test_a_stored_spy_game_switches_to_one_solver_and_is_played(embedded, server_db,
                                                                        tmp_path):
-    from tests.server.test_maze_release import SPY_PROCESSED
+    from tests.server.commands.test_maze_release import SPY_PROCESSED
 
     await import_file(server_db, tmp_path / "spy.json", [SPY_PROCESSED])
     app = ParlorApp(embedded.url, "tester")
@@ -168,7 +168,7 @@ async def test_a_stored_spy_game_switches_to_one_solver_and_is_played(embedded, 
 
 async def test_a_random_stored_instance_is_drawn_by_the_server_at_80x24(embedded, server_db,
                                                                         tmp_path):
-    from tests.server.test_maze_release import SPY_PROCESSED, SPY_RAW
+    from tests.server.commands.test_maze_release import SPY_PROCESSED, SPY_RAW
 
     await import_file(server_db, tmp_path / "spy.json", [SPY_PROCESSED, SPY_RAW])
     app = ParlorApp(embedded.url, "tester")

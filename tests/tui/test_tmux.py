@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.test_serve_process import ServeProcess
+from tests.server.net.test_serve_process import ServeProcess
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
