@@ -1,2 +1,2 @@
-"""The `parlor` command groups (server/cli.py assembles them): each group's parser beside its command.
-May import anything in server, bots and engine, and tui.launch lazily; nothing imports it but server/cli.py."""
+"""The `parlor` command groups, each parser beside its command (server/cli.py assembles them).
+May import any of engine, bots and server, tui.launch when run; only server/cli.py imports it."""

@@ -1,2 +1,2 @@
-"""The websocket server: connections, the host's admin requests and tasks, limits, the serve process and its workers.
-May import engine, bots, server.wire, server.tables and server.store; nothing of runs, reports or commands."""
+"""The websocket server: connections, limits, the host's requests and tasks, serve and its workers.
+May import engine, bots, server.wire, store and tables; nothing of runs, reports or commands."""

@@ -1,2 +1,2 @@
-"""What is kept on disk: the SQLite store and its migrations, transcripts, ratings, names, accounts, stored instances.
-May import engine and server.wire; nothing of net, tables, runs, reports or commands."""
+"""What is kept on disk: the SQLite store, its migrations, transcripts, ratings, names, accounts.
+May import engine and server.wire; nothing of tables, net, runs, reports or commands."""

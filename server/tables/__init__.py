@@ -1,2 +1,2 @@
-"""A table and its game: the table driver, the one outbound choke point, seating and the host's bot policy.
-May import engine, bots, server.wire and server.store; nothing of net, runs, reports or commands."""
+"""A table and its game: the table driver, the outbound choke point, seating, the bot policy.
+May import engine, bots, server.wire and server.store; nothing of net, runs, reports, commands."""

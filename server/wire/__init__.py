@@ -1,2 +1,2 @@
-"""The message schemas every client and the server share, and their JSON text.
-Imports nothing of engine, bots or server outside server.wire (the TUI imports only this)."""
+"""The protocol's message schemas and their JSON text: all the TUI imports of the server.
+Imports nothing of engine, bots, tui or the rest of server."""
