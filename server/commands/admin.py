@@ -5,20 +5,22 @@ of the machine can read command lines)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import Any
-
-from server.wire import protocol as p
 
 TIMEOUT = 10.0
 
 
 async def admin_request(url: str, token: str, action: str, cafile: str | None = None,
                         **body: Any) -> dict[str, Any]:
-    """Send one `admin` request; returns the server's answer (`admin` or `error`)."""
+    """Send one `admin` request; returns the server's answer (`admin` or `error`). The client
+    loads only when a request is sent, so `parlor --help` stays fast."""
+    import asyncio
+
     from websockets.asyncio.client import connect
+
+    from server.wire import protocol as p
 
     async with connect(url, ssl=p.client_ssl(url, cafile), open_timeout=TIMEOUT,
                        max_size=16 * p.MAX_MESSAGE_BYTES) as ws:
@@ -49,6 +51,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import asyncio
+
     from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
 
     token = os.environ.get("PARLOR_ADMIN_TOKEN", "").strip()
