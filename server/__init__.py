@@ -1,1 +1,2 @@
-"""Parlor's asyncio websocket server: protocol, tables, seats, timers, store, ratings."""
+"""Parlor's server side, by job (docs/architecture.md): wire, store, tables, net, reports, runs,
+commands, each importing only the ones before it; server/cli.py assembles the `parlor` command."""

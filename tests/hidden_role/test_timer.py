@@ -1,7 +1,8 @@
 """`seconds_per_round`: a person's time for each round's answer (like Social Graph's
 `seconds_per_question`). 0 leaves the table's turn timer in charge; a number makes `pace` ask the
 server for the default move when it runs out — no criminal named, role Unknown, scored wrong —
-and the next round comes. The same game over a real table is in test_timer_table.py."""
+and the next round comes. The same game over a real table is in
+tests/server/tables/test_hidden_role_timer.py."""
 
 from __future__ import annotations
 
