@@ -16,10 +16,9 @@ from collections import defaultdict
 from typing import Any
 
 from engine.registry import env_ids, get
-from engine.socialmaze_published import TASKS
 from server.reports.export import connect
 from server.reports.export import database as find_database
-from server.reports.maze_tables import Rows, task_json, task_lines
+from server.reports.maze_tables import TASKS, Rows, task_json, task_lines
 from server.reports.outfile import Refused
 
 

@@ -7,7 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine.evaluation import wilson_interval
+from engine.find_the_spy import published as find_the_spy
+from engine.hidden_role import published as hidden_role
+from engine.rating_estimation import published as rating_estimation
+from engine.review_decision import published as review_decision
+from engine.social_graph import published as social_graph
 from engine.socialmaze_published import Task
+from engine.user_profile import published as user_profile
+
+# Each SocialMaze task's report, in the order the reports list them (the paper's numbers are
+# its env package's published.py)
+TASKS = {t.env: t for t in (hidden_role.TASK, social_graph.TASK, find_the_spy.TASK,
+                            rating_estimation.TASK, review_decision.TASK, user_profile.TASK)}
 
 Rows = list[tuple[str, int, dict[str, Any]]]  # (who, games, the env's aggregate of their games)
 

@@ -5,7 +5,7 @@ stored in --db by `parlor maze import` (--stored, of one --source or all), or a 
 (--file), the paper's own data among them. Games go through the shared league runner (stored
 under the league's tag, which covers the instances played, so a run resumes); the report gives
 each model's accuracy with its 95% Wilson interval and the task's breakdowns, beside the paper's
-published numbers (engine/socialmaze_published.py)."""
+published numbers (each task env's published.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.registry import env_ids, get
-from engine.socialmaze_published import TASKS, Task
+from engine.socialmaze_published import Task
 from server.reports.league import run_line
-from server.reports.maze_tables import Rows, task_json, task_lines
+from server.reports.maze_tables import TASKS, Rows, task_json, task_lines
 from server.runs.league_runner import (
     GameKey,
     LeagueError,
