@@ -34,6 +34,7 @@ from typing import Any
 
 from bots.llm.settings import LLMSettings, SettingsError
 from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from engine.amongagents.config import CREWMATE, IMPOSTOR
 from engine.amongagents.ship import CORRIDOR_MAP, ROOMS, VENT_SETS
 from engine.amongagents.syntax import ACTION_MARK, Offer, ParseError, read_choice
 from engine.amongagents.text import ROLE_TEXT
@@ -144,7 +145,11 @@ class AmongAgentsPrompts(PromptBuilder):
         self.seed = seed
 
     def stamp(self) -> dict[str, Any]:
-        return {"planner": self.planner, "persona": self.persona or "dealt"}
+        """The planner and the persona setting, and the persona this seat plays in each role
+        (dealt from the seat's seed before the role is known), so a report can say who played
+        whom."""
+        return {"planner": self.planner, "persona": self.persona or "dealt",
+                "personas": {role: self.persona_of(role) for role in (CREWMATE, IMPOSTOR)}}
 
     def persona_of(self, role: str) -> str | None:
         """The persona key this seat plays (None: no persona)."""
