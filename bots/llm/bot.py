@@ -24,6 +24,10 @@ from bots.llm.retry import Sleep
 from bots.llm.spec import PLACEHOLDER_KEY, KeyBindings, LLMSpec
 from bots.prompts import PromptBuilder, builder_for
 
+INTERVIEW_NOTE = ("[Interviewer] A question from the game's interviewer, asked to you alone: no "
+                  "other player will hear your answer, and it does not change the game. Answer "
+                  "it in a few plain sentences; do not choose an action now.")
+
 
 class MissingKeyError(ValueError):
     """The environment lacks the API key a spec needs."""
@@ -86,6 +90,9 @@ class LLMBot(Bot):
             {"role": "user", "content": prompt.user, "history_cut": prompt.cut,
              "lines_cut": prompt.lines_cut, "params": params},
         ]
+        if settings.interview:
+            await self._interview(builder.interview(view, legal, memory), prompt.system,
+                                  prompt.user, params, tally)
         messages = [{"role": "user", "content": prompt.user}]
         reply = await self.model.call(prompt.system, messages, params, tally)
         action = builder.extract(reply, view, legal)
@@ -111,3 +118,29 @@ class LLMBot(Bot):
         tally.action, tally.raw_output = action, reply
         tally.latency_ms = (time.perf_counter() - started) * 1000
         return tally
+
+    async def debrief(self, view: Mapping[str, Any], memory: dict[str, Any]) -> Decision | None:
+        """The interviewer's questions after the game (the seat's last view as the situation),
+        when the settings ask for an interview; the answers in the returned transcript."""
+        questions = self.builder.debrief(view) if self.spec.settings.interview else []
+        if not questions:
+            return None
+        builder, legal = self.builder, {"kind": "choice", "prompt": "The game is over."}
+        prompt = build_prompt(builder, view, legal, self.spec.settings.context_tokens, memory)
+        params = builder.sampling(self.spec.settings, "debrief")
+        tally = Decision(action="")
+        tally.transcript.append({"role": "system", "content": prompt.system})
+        await self._interview(questions, prompt.system, prompt.user, params, tally)
+        return tally
+
+    async def _interview(self, questions: list[tuple[str, str]], system: str, situation: str,
+                         params: dict[str, Any], tally: Decision) -> None:
+        """The interviewer's questions, each in a call of its own on the decision's prompt (the
+        answers never reach the decision); question and answer are kept in the transcript,
+        marked with their category."""
+        for category, question in questions:
+            asked = f"{situation}\n\n{INTERVIEW_NOTE}\n{question}"
+            tally.transcript.append({"role": "user", "content": asked, "interview": category,
+                                     "question": question})
+            await self.model.call(system, [{"role": "user", "content": asked}], params, tally)
+            tally.transcript[-1]["interview"] = category
