@@ -192,6 +192,12 @@ class Game(ABC):
         """The policy for an invalid move of `seat` in MindGames `category` (env hook)."""
         return self.env.invalid_moves
 
+    def preview(self, seat: int, action: Action) -> list[str]:
+        """What the rules would say of `action` by pending `seat` now, without making it: the
+        problems a person is warned of while typing (the Impostor game's word leak). Only
+        what the seat may know goes into them. The default warns of nothing."""
+        return []
+
     def hidden_setup(self) -> dict[str, Any]:
         """What was dealt in secret (roles, map, word pair, dataset instance id and hash):
         kept in the record and revealed to everyone when the game ends. Envs extend it."""
