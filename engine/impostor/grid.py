@@ -58,10 +58,8 @@ class GridGame:
         return self.seat_models[self.config.impostor_seat]
 
     def overrides(self) -> dict[str, Any]:
-        """The config as settings for a table (what `parlor league` passes as overrides)."""
-        c = self.config
-        return {"tier": c.tier, "mode": c.mode, "impostor_seat": c.impostor_seat,
-                "pair_index": c.pair_index, "teams": list(c.teams)}
+        """The config as a table's settings (JSON; `ImpostorConfig.from_json` reads it back)."""
+        return self.config.to_json()
 
 
 @dataclass(frozen=True)
