@@ -96,11 +96,15 @@ def _rate_of_counts(successes: np.ndarray, trials: np.ndarray) -> np.ndarray:
 
 def odds_ratio(exposed: tuple[int, int], reference: tuple[int, int]) -> dict[str, Any] | None:
     """The odds ratio of (successes, failures) `exposed` against `reference` with its 95% Wald
-    interval and p-value (statsmodels Table2x2, normal approximation on the log odds ratio; a
-    table with an empty cell gets 0.5 added to every cell). None when a row is empty."""
+    interval and p-value (statsmodels Table2x2, normal approximation on the log odds ratio).
+    A table with an empty cell gets 0.5 added to every cell (Haldane-Anscombe; statsmodels'
+    own shift_zeros would replace only the zeros). None when a row is empty."""
     if sum(exposed) == 0 or sum(reference) == 0:
         return None
-    table = Table2x2(np.array([exposed, reference], dtype=float), shift_zeros=True)
+    counts = np.array([exposed, reference], dtype=float)
+    if not counts.all():
+        counts += 0.5
+    table = Table2x2(counts, shift_zeros=False)
     low, high = table.oddsratio_confint(alpha=ALPHA, method="normal")
     return {"odds_ratio": float(table.oddsratio), "low": float(low), "high": float(high),
             "p_value": float(table.oddsratio_pvalue())}

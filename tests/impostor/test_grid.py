@@ -134,7 +134,7 @@ def test_a_different_run_seed_deals_differently_under_the_same_ids():
 def test_a_run_resumes_a_shorter_or_smaller_one():
     short = build_grid(["a", "b"], 9, games=8)
     long = build_grid(["a", "b"], 9, games=20)
-    assert all(s.games == l.games[:8] for s, l in zip(short, long, strict=True))
+    assert all(a.games == b.games[:8] for a, b in zip(short, long, strict=True))
     more = {e.id: e for e in build_grid(["a", "b", "c"], 9, games=8)}
     assert all(more[e.id] == e for e in short)  # adding a model keeps every experiment
 
