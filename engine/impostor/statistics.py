@@ -166,11 +166,13 @@ def _by_experiment(games: Sequence[Row], cell: Callable[[Row], int], cells: int,
 
 
 def summary(impostor_games: Sequence[Row], majority_games: Sequence[Row],
-            majority_seats: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]],
-            *, resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
+            majority_seats: Sequence[Mapping[str, Any]],
+            seats_by_game: Sequence[Sequence[Mapping[str, Any]]], *,
+            resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
     """The figures of one group: `impostor_games` where the group played the impostor,
-    `majority_games` where it held a majority seat, its majority seats' metrics and all its
-    seats' metrics (seat dicts of `game_metrics`)."""
+    `majority_games` where it held a majority seat, its majority seats' metrics and, game by
+    game, all its seats' metrics (seat dicts of `game_metrics`)."""
+    seats = [s for game in seats_by_game for s in game]
     imp_wins = sum(r["game"]["impostor_won"] for r in impostor_games)
     maj_wins = sum(r["game"]["majority_won"] for r in majority_games)
     n = len(impostor_games)
@@ -179,6 +181,8 @@ def summary(impostor_games: Sequence[Row], majority_games: Sequence[Row],
     declared = [r["game"]["impostor_self_declared"] for r in impostor_games]
     guesses = [r["game"]["guess_success"] for r in impostor_games]
     in_coalition = [s for s in seats if s.get("in_coalition")]
+    # the paper's unit: a game with a coalition of the group's, converted if one of them was
+    coalition_games = [g for g in seats_by_game if any(s.get("in_coalition") for s in g)]
     ties = [r for r in impostor_games if r["game"].get("tie")]
     out: dict[str, Any] = {
         **_rate_with_interval("impostor", imp_wins, n),
@@ -192,8 +196,12 @@ def summary(impostor_games: Sequence[Row], majority_games: Sequence[Row],
         "influence": _mean(s.get("influence") for s in seats),
         "reach": _mean(s.get("influence") for s in seats),  # reach = influence (spec §7)
         "centrality": _mean(s.get("centrality") for s in seats),
-        "coalition_efficiency": (sum(s.get("coalition_converted") or 0 for s in in_coalition)
-                                 / len(in_coalition) if in_coalition else None),
+        "coalition_efficiency": (sum(1 for g in coalition_games
+                                     if any(s.get("coalition_converted") for s in g))
+                                 / len(coalition_games) if coalition_games else None),
+        "coalition_efficiency_seats": (sum(s.get("coalition_converted") or 0
+                                           for s in in_coalition) / len(in_coalition)
+                                       if in_coalition else None),
         "invalid_ballot_rate": _mean(None if s.get("valid_ballot") is None
                                      else 1 - s["valid_ballot"] for s in seats),
         "ties": len(ties),
@@ -236,11 +244,13 @@ def model_summary(rows: Sequence[Row], model: str, *, resamples: int = RESAMPLES
     its), as the majority (games where it held a majority seat, each game once), its majority
     seats' ballots and all its seats' vote-network measures."""
     imp = [r for r in rows if r["seat_models"][_impostor(r)] == model]
-    held = [(r, s) for r in rows for s in range(PLAYERS) if r["seat_models"][s] == model]
-    majority_seats = [(r, s) for r, s in held if s != _impostor(r)]
-    majority_games = list({id(r): r for r, _ in majority_seats}.values())
-    return summary(imp, majority_games, [_seat(r, s) for r, s in majority_seats],
-                   [_seat(r, s) for r, s in held], resamples=resamples,
+    held = [(r, [s for s in range(PLAYERS) if r["seat_models"][s] == model]) for r in rows]
+    held = [(r, seats) for r, seats in held if seats]
+    majority = [(r, [s for s in seats if s != _impostor(r)]) for r, seats in held]
+    majority = [(r, seats) for r, seats in majority if seats]
+    return summary(imp, [r for r, _ in majority],
+                   [_seat(r, s) for r, seats in majority for s in seats],
+                   [[_seat(r, s) for s in seats] for r, seats in held], resamples=resamples,
                    seed=derive_seed(seed, f"model:{model}"))
 
 
@@ -250,7 +260,7 @@ def cell_summary(rows: Sequence[Row], *, resamples: int = RESAMPLES, seed: int =
     game and a majority game."""
     return summary(rows, rows,
                    [_seat(r, s) for r in rows for s in range(PLAYERS) if s != _impostor(r)],
-                   [_seat(r, s) for r in rows for s in range(PLAYERS)],
+                   [[_seat(r, s) for s in range(PLAYERS)] for r in rows],
                    resamples=resamples, seed=seed)
 
 
@@ -273,14 +283,41 @@ def seat_odds_ratios(rows: Sequence[Row]) -> list[dict[str, Any]]:
             for s in range(1, PLAYERS)]
 
 
-def mode_odds_ratios(rows: Sequence[Row]) -> list[dict[str, Any]]:
-    """The impostor's odds of winning in each mode against homogeneous."""
+def _odds_ratio_of_counts(exposed: int, reference: int
+                          ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    def statistic(successes: np.ndarray, trials: np.ndarray) -> np.ndarray:
+        # no odds where a mode drew only wins or only losses (or no game)
+        odds = np.where((successes > 0) & (successes < trials),
+                        successes / (trials - successes), np.nan)
+        return odds[..., exposed] / odds[..., reference]
+    return statistic
+
+
+def mode_odds_ratios(rows: Sequence[Row], *, resamples: int = RESAMPLES, seed: int = 0
+                     ) -> list[dict[str, Any]]:
+    """The impostor's odds of winning in each mode against homogeneous: Wald (Table2x2) and,
+    as the paper adds, a 95% experiment-block bootstrap interval (`block_low`,
+    `block_high`; resamples where a mode has no game, or only wins or losses, left out)."""
     by_mode = defaultdict(list)
     for r in rows:
         by_mode[r["mode"]].append(r)
     reference = _wins_losses(by_mode[HOMOGENEOUS])
-    return [{"mode": m, **(odds_ratio(_wins_losses(by_mode[m]), reference) or {})}
-            for m in MODES if m != HOMOGENEOUS and m in by_mode]
+    played = [m for m in MODES if m in by_mode]
+    wins, trials = _by_experiment(rows, lambda r: played.index(r["mode"]), len(played),
+                                  lambda r: r["game"]["impostor_won"])
+    others = [m for m in played if m != HOMOGENEOUS]
+    intervals = block_bootstrap(
+        wins, trials, {m: _odds_ratio_of_counts(played.index(m), played.index(HOMOGENEOUS))
+                       for m in others}, resamples=resamples,
+        seed=derive_seed(seed, "mode odds ratios")) if HOMOGENEOUS in by_mode else {}
+    out = []
+    for m in others:
+        ratio = odds_ratio(_wins_losses(by_mode[m]), reference)
+        interval = intervals.get(m)
+        out.append({"mode": m, **(ratio or {}),
+                    "block_low": interval[0] if ratio and interval else None,
+                    "block_high": interval[1] if ratio and interval else None})
+    return out
 
 
 FACTORS: dict[str, Callable[[Row], Any]] = {
@@ -329,7 +366,8 @@ def report(rows: Iterable[Row], *, resamples: int = RESAMPLES, seed: int = 0
             "models": {m: model_summary(rows, m, resamples=resamples, seed=seed)
                        for m in models},
             "cells": cells, "seat_odds_ratios": seat_odds_ratios(rows),
-            "mode_odds_ratios": mode_odds_ratios(rows), "outcome_tests": outcome_tests(rows)}
+            "mode_odds_ratios": mode_odds_ratios(rows, resamples=resamples, seed=seed),
+            "outcome_tests": outcome_tests(rows)}
 
 
 __all__ = ["ALL", "RESAMPLES", "block_bootstrap", "cell_summary", "chi_square", "itt",

@@ -115,6 +115,17 @@ def test_wald_odds_ratio_on_a_hand_made_table():
         (0.5 * 20.5) / (10.5 * 10.5))
 
 
+def test_mode_odds_ratios_get_an_experiment_block_interval():
+    draw = random.Random(5)
+    rows = [row(f"{mode}{e}", won=int(draw.random() < p), mode=mode)
+            for mode, p in (("homogeneous", 0.5), ("cross_play", 0.3))
+            for e in range(12) for _ in range(10)]
+    (cross,) = mode_odds_ratios(rows, resamples=1000, seed=2)
+    assert cross["block_low"] < cross["odds_ratio"] < cross["block_high"]
+    assert mode_odds_ratios(rows, resamples=1000, seed=2) == [cross]
+    assert (cross["low"], cross["high"]) != (cross["block_low"], cross["block_high"])
+
+
 def test_chi_square_and_cramers_v_on_a_known_table():
     # [[10, 20], [30, 40]]: expected 12, 18, 28, 42
     chi2 = 4 / 12 + 4 / 18 + 4 / 28 + 4 / 42
@@ -155,6 +166,16 @@ def test_a_models_figures_by_hand():
     assert sy["centrality"] == pytest.approx(2 / 3)
     assert sy["invalid_ballot_rate"] == pytest.approx(1 / 4)  # of y's four seats
     assert sx["balance"] == 0.0
+
+
+def test_coalition_efficiency_counts_games_as_the_paper_does():
+    # game 1: three seats name the impostor together and the majority wins; game 2: two seats
+    # agree on an innocent player. Games: 1 of 2 converted; seats: 3 of 5
+    won = seat(in_coalition=1, coalition_converted=1)
+    lost = seat(in_coalition=1, coalition_converted=0)
+    rows = [row(won=0, seats={1: won, 2: won, 3: won}), row(won=1, seats={0: lost, 1: lost})]
+    s = cell_summary(rows, resamples=0)
+    assert s["coalition_efficiency"] == 0.5 and s["coalition_efficiency_seats"] == 0.6
 
 
 def test_ties_and_the_symmetric_tie_breakers():
