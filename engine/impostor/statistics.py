@@ -115,8 +115,10 @@ def chi_square(table: Sequence[Sequence[int]]) -> dict[str, Any] | None:
     Cramér's V (scipy's `association`) of a contingency table; rows and columns with no
     count are dropped first. None when fewer than two rows or columns remain."""
     t = np.asarray(table, dtype=np.int64)
+    if t.ndim != 2:
+        return None
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
-    if t.ndim != 2 or min(t.shape) < 2:
+    if min(t.shape) < 2:
         return None
     result = chi2_contingency(t, correction=False)
     return {"chi2": float(result.statistic), "dof": int(result.dof),

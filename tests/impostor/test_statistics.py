@@ -134,6 +134,7 @@ def test_chi_square_and_cramers_v_on_a_known_table():
     assert result["cramers_v"] == pytest.approx(math.sqrt(chi2 / 100))
     assert result["p_value"] == pytest.approx(math.erfc(math.sqrt(chi2 / 2)))
     assert chi_square([[5, 0], [0, 0]]) is None  # one row, one column left
+    assert chi_square([]) is None
     rows = ([row(won=1)] * 10 + [row(won=0)] * 20 + [row(won=1, tier="hard")] * 30
             + [row(won=0, tier="hard")] * 40)
     tier = next(t for t in outcome_tests(rows) if t["factor"] == "tier")
@@ -226,6 +227,14 @@ def test_a_report_over_games_played_from_a_grid():
     effects = {e["figure"]: e for e in beside_effects(r)}
     assert effects["speaking-order ITT (pp)"]["paper"] == -1.11
     assert effects["odds ratio seat 2 vs seat 0"]["paper"] == 1.26
+
+
+def test_a_report_without_games_says_nothing_rather_than_failing():
+    r = report([row(won=1, void=1)], resamples=10)
+    assert r["games"] == 0 and r["overall"] is None and r["models"] == {}
+    assert r["seat_odds_ratios"] == [{"seat": s} for s in (1, 2, 3)]
+    assert all(t.get("chi2") is None for t in r["outcome_tests"])
+    assert beside_cells(r["cells"]) == [] and beside_effects(r)[0]["ours"] is None
 
 
 def test_paper_names_for_model_specs():
