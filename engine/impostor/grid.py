@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import Any
 
@@ -30,7 +30,10 @@ from engine.impostor.config import (
 from engine.impostor.words import TIERS, cycled_pairs
 
 GAMES_PER_EXPERIMENT = 120  # spec §2.4
-SEED_SPACE = 2**31  # table seeds live in 0 .. 2^31 - 1, as the server's own
+# Table seeds: 0 .. 2^48 - 1, so that 90,720 games almost never draw one twice (about one grid
+# in 70,000; build_grid then moves the later game to the next free seed), while a seed and
+# the bot seeds the server makes from it (seed * 1000 + seat) stay within SQLite's integers.
+SEED_SPACE = 2**48
 TEAM_A, TEAM_B = "A", "B"  # team labels: A is the experiment's first model, B its second
 
 
@@ -40,7 +43,7 @@ class GridGame:
 
     experiment: str  # the experiment's id
     number: int  # 0-based within the experiment
-    seed: int  # the table's seed (0 .. 2^31 - 1): it draws the speaking order
+    seed: int  # the table's seed (0 .. 2^48 - 1): it draws the speaking order
     seat_models: tuple[str, ...]  # the model spec at each seat
     config: ImpostorConfig  # tier, mode, impostor_seat, pair_index, teams
 
@@ -164,10 +167,28 @@ def build_grid(models: Sequence[str], run_seed: int, *, games: int = GAMES_PER_E
         unknown = [x for x in given if x not in known]
         if unknown:
             raise ValueError(f"unknown {name} {unknown[0]!r}: one of {', '.join(known)}")
-    return [build_experiment(run_seed, tier, mode, pairing, games)
+    grid = [build_experiment(run_seed, tier, mode, pairing, games)
             for tier in TIERS if tier in tiers
             for mode in MODES if mode in modes
             for pairing in mode_pairings(mode, models)]
+    return _distinct_seeds(grid)
+
+
+def _distinct_seeds(grid: list[Experiment]) -> list[Experiment]:
+    """The grid with every table seed distinct (a league finds a stored game by its seed and
+    seats): a seed already taken moves to the next free one, in play order."""
+    taken: set[int] = set()
+    out = []
+    for e in grid:
+        games = []
+        for g in e.games:
+            seed = g.seed
+            while seed in taken:
+                seed = (seed + 1) % SEED_SPACE
+            taken.add(seed)
+            games.append(g if seed == g.seed else replace(g, seed=seed))
+        out.append(e if games == list(e.games) else replace(e, games=tuple(games)))
+    return out
 
 
 def grid_games(experiments: Sequence[Experiment]) -> Iterator[GridGame]:

@@ -24,6 +24,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from engine.core import derive_seed
 from engine.impostor.config import HOMOGENEOUS, MODES, PLAYERS
+from engine.impostor.rules import WIN_CONDITIONS
 from engine.impostor.words import TIERS
 
 RESAMPLES = 10_000  # the paper's block bootstrap (spec §7)
@@ -206,6 +207,9 @@ def summary(impostor_games: Sequence[Row], majority_games: Sequence[Row],
                                        if in_coalition else None),
         "invalid_ballot_rate": _mean(None if s.get("valid_ballot") is None
                                      else 1 - s["valid_ballot"] for s in seats),
+        "win_conditions": {c: sum(1 for r in impostor_games
+                                  if r["game"].get("win_condition") == c)
+                           for c in WIN_CONDITIONS},
         "ties": len(ties),
         "tie_rate": len(ties) / n if n else None,
     }

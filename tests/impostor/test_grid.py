@@ -131,6 +131,13 @@ def test_a_different_run_seed_deals_differently_under_the_same_ids():
     assert len({g.seed for g in grid_games(a)}) == len(list(grid_games(a)))
 
 
+def test_table_seeds_are_distinct_even_when_two_draw_the_same(monkeypatch):
+    from engine.impostor import grid as module
+    monkeypatch.setattr(module, "_game_seed", lambda seed, number: 5)  # every draw collides
+    seeds = [g.seed for g in grid_games(module.build_grid(["a", "b"], 1, games=3))]
+    assert seeds == list(range(5, 5 + len(seeds)))
+
+
 def test_a_run_resumes_a_shorter_or_smaller_one():
     short = build_grid(["a", "b"], 9, games=8)
     long = build_grid(["a", "b"], 9, games=20)
@@ -162,7 +169,7 @@ def test_a_grid_game_is_a_table_the_engine_deals_as_scheduled():
     grid = build_grid(["a", "b"], 4, games=8, tiers=["medium"])
     for g in grid_games(grid):
         assert ImpostorConfig.from_json(g.overrides()) == g.config
-        assert 0 <= g.seed < 2**31
+        assert 0 <= g.seed < 2**48
         game = ENV.new_game(g.config, g.seed, 4)
         setup = game.record().setup
         assert setup["impostor"] == g.config.impostor_seat

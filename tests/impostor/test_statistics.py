@@ -214,6 +214,8 @@ def test_a_report_over_games_played_from_a_grid():
     overall = r["overall"]
     # every mode's block of four puts the impostor in seat 0 once: a quarter convicted
     assert overall["impostor_win_rate"] == 0.75
+    assert overall["win_conditions"]["conviction"] == 7
+    assert overall["win_conditions"]["evaded"] == 21
     assert {(c["mode"], c["tier"]) for c in r["cells"]} >= {(ALL, ALL), ("cross_play", ALL),
                                                             (ALL, "medium")}
     assert [o["seat"] for o in r["seat_odds_ratios"]] == [1, 2, 3]
