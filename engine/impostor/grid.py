@@ -28,12 +28,9 @@ from engine.impostor.config import (
     ImpostorConfig,
 )
 from engine.impostor.words import TIERS, cycled_pairs
+from engine.schedule import DistinctSeeds, table_seed
 
 GAMES_PER_EXPERIMENT = 120  # spec §2.4
-# Table seeds: 0 .. 2^48 - 1, so that 90,720 games almost never draw one twice (about one grid
-# in 70,000; build_grid then moves the later game to the next free seed), while a seed and
-# the bot seeds the server makes from it (seed * 1000 + seat) stay within SQLite's integers.
-SEED_SPACE = 2**48
 TEAM_A, TEAM_B = "A", "B"  # team labels: A is the experiment's first model, B its second
 
 
@@ -120,10 +117,6 @@ def team_deals(rng: random.Random, games: int) -> list[tuple[int, tuple[str, ...
     return deals[:games]
 
 
-def _game_seed(experiment_seed: int, number: int) -> int:
-    return derive_seed(experiment_seed, f"game:{number}") % SEED_SPACE
-
-
 def build_experiment(run_seed: int, tier: str, mode: str, models: Sequence[str],
                      games: int = GAMES_PER_EXPERIMENT) -> Experiment:
     models = tuple(models)
@@ -147,7 +140,7 @@ def build_experiment(run_seed: int, tier: str, mode: str, models: Sequence[str],
             seat_models = tuple(models[0] if t == TEAM_A else models[1] for t in teams)
         config = ImpostorConfig(tier=tier, mode=mode, impostor_seat=odd,
                                 pair_index=pair_indices[g], teams=teams)
-        out.append(GridGame(eid, g, _game_seed(seed, g), seat_models, config))
+        out.append(GridGame(eid, g, table_seed(seed, f"game:{g}"), seat_models, config))
     return Experiment(eid, mode, tier, models, seed, tuple(out))
 
 
@@ -175,18 +168,12 @@ def build_grid(models: Sequence[str], run_seed: int, *, games: int = GAMES_PER_E
 
 
 def _distinct_seeds(grid: list[Experiment]) -> list[Experiment]:
-    """The grid with every table seed distinct (a league finds a stored game by its seed and
-    seats): a seed already taken moves to the next free one, in play order."""
-    taken: set[int] = set()
+    """The grid with every table seed distinct, in play order."""
+    seeds = DistinctSeeds()
     out = []
     for e in grid:
-        games = []
-        for g in e.games:
-            seed = g.seed
-            while seed in taken:
-                seed = (seed + 1) % SEED_SPACE
-            taken.add(seed)
-            games.append(g if seed == g.seed else replace(g, seed=seed))
+        games = [g if (seed := seeds.take(g.seed)) == g.seed else replace(g, seed=seed)
+                 for g in e.games]
         out.append(e if games == list(e.games) else replace(e, games=tuple(games)))
     return out
 

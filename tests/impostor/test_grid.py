@@ -133,7 +133,7 @@ def test_a_different_run_seed_deals_differently_under_the_same_ids():
 
 def test_table_seeds_are_distinct_even_when_two_draw_the_same(monkeypatch):
     from engine.impostor import grid as module
-    monkeypatch.setattr(module, "_game_seed", lambda seed, number: 5)  # every draw collides
+    monkeypatch.setattr(module, "table_seed", lambda seed, label: 5)  # every draw collides
     seeds = [g.seed for g in grid_games(module.build_grid(["a", "b"], 1, games=3))]
     assert seeds == list(range(5, 5 + len(seeds)))
 
