@@ -196,6 +196,16 @@ def _check_misuse(game: Game) -> None:
     assert before == after, "a rejected call changed the game"
 
 
+def _check_preview(game: Game, seat: int, move: Any) -> None:
+    """A preview is a list of words and changes nothing: not the log, the pending seats or
+    what the seat sees."""
+    before = (game.event_count, game.step, game.pending(), _json(game.view(seat), "view"))
+    problems = game.preview(seat, move)
+    assert isinstance(problems, list) and all(isinstance(p, str) for p in problems), problems
+    after = (game.event_count, game.step, game.pending(), _json(game.view(seat), "view"))
+    assert after == before, f"{game.env.id}: preview({seat}, {move!r}) changed the game"
+
+
 def _replay_prefix(game: Game, actions: list[ActionRecord]) -> Game:
     """The game rebuilt from its record cut after `actions` (which must be its record so far)."""
     env = game.env
@@ -332,6 +342,8 @@ class _Checks:
         if self.views(step):
             self.sizes.append((step, _check_views(game, self.snapshots, self.secrets)))
             _check_misuse(game)
+            if move is not None:
+                _check_preview(game, seat, move)
         if not self.twins(step):
             return None
         twin = _replay_prefix(game, self.actions[:])

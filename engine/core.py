@@ -192,6 +192,12 @@ class Game(ABC):
         """The policy for an invalid move of `seat` in MindGames `category` (env hook)."""
         return self.env.invalid_moves
 
+    def preview(self, seat: int, action: Action) -> list[str]:
+        """What the rules would say of `action` by pending `seat` now, without making it: the
+        problems a person is warned of while typing (the Impostor game's word leak). Only
+        what the seat may know goes into them. The default warns of nothing."""
+        return []
+
     def hidden_setup(self) -> dict[str, Any]:
         """What was dealt in secret (roles, map, word pair, dataset instance id and hash):
         kept in the record and revealed to everyone when the game ends. Envs extend it."""
@@ -607,6 +613,9 @@ class Env(ABC):
     scripted_bots: ClassVar[str] = ""  # a module under bots/ that registers scripted bots
     prompt_builder: ClassVar[str] = ""  # "bots.prompts.<env>:<Builder>"
     widget: ClassVar[str] = ""  # "tui.widgets.<module>:<Widget>", sent to clients in describe()
+    # Public facts of the board that never change (AmongAgents' rooms, corridors and vents),
+    # JSON, sent to clients in describe() so a widget can draw them without the engine.
+    board: ClassVar[Mapping[str, Any] | None] = None
     # A plain label for every metric key `game_metrics` emits, at game and seat level (the
     # conformance suite checks it), e.g. {"invalid_caused": "Invalid moves made"}: what people
     # read on result screens and in reports. Sent to clients in describe().
@@ -783,7 +792,8 @@ class Env(ABC):
                 "seat_names": list(self.seat_names), "rating": self.rating,
                 "hidden_roles": self.hidden_roles, "widget": self.widget, "help": self.help,
                 "metric_labels": dict(self.metric_labels),
-                "quiet_events": list(self.quiet_events)}
+                "quiet_events": list(self.quiet_events),
+                **({"board": self.board} if self.board else {})}
 
 
 @cache

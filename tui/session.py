@@ -78,6 +78,8 @@ class Session:
     watching: str | None = None  # table id we asked to spectate
     seat: int | None = None
     turn: dict[str, Any] | None = None  # latest your_turn for our table
+    # The server's latest `preview` reply for our turn: what the rules would say of a draft.
+    preview: dict[str, Any] | None = None
     answered_turn: int | None = None  # turn number of the act we sent last
     view: dict[str, Any] | None = None
     text: str = ""
@@ -155,6 +157,10 @@ class Session:
         self.view = msg.get("view")
         self.text = msg.get("text") or self.text
         self.seat = msg.get("seat", self.seat)
+
+    def _on_preview(self, msg: dict[str, Any]) -> None:
+        if self._ours(msg) and self.turn is not None and msg.get("turn") == self.turn["turn"]:
+            self.preview = msg
 
     def _on_event(self, msg: dict[str, Any]) -> None:
         if not self._ours(msg):

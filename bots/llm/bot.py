@@ -11,20 +11,22 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
-import random
 import sys
 import time
 from collections.abc import Mapping
 from typing import Any
 
-from bots.base import Bot, BotError, Decision
+from bots.base import Bot, Decision
+from bots.llm.client import ModelClient
 from bots.llm.context import build_prompt
-from bots.llm.limits import limits_for
-from bots.llm.prices import Price, find_price, load_prices
-from bots.llm.providers import Completion, Provider, make_provider
-from bots.llm.retry import CallRecord, Sleep, call_with_retries
+from bots.llm.providers import Provider, make_provider
+from bots.llm.retry import Sleep
 from bots.llm.spec import PLACEHOLDER_KEY, KeyBindings, LLMSpec
 from bots.prompts import PromptBuilder, builder_for
+
+INTERVIEW_NOTE = ("[Interviewer] A question from the game's interviewer, asked to you alone: no "
+                  "other player will hear your answer, and it does not change the game. Answer "
+                  "it in a few plain sentences; do not choose an action now.")
 
 
 class MissingKeyError(ValueError):
@@ -56,11 +58,9 @@ class LLMBot(Bot):
         self.env_id = env_id
         self.builder = builder_for(env_id)
         self.builder.configure(spec.settings, seed)
-        self.provider = provider or make_provider(spec, key)
-        self.price: Price | None = find_price(load_prices(environ), spec.provider, spec.model,
-                                              spec.identity)
-        self.rng = random.Random(seed)  # backoff jitter only
-        self.sleep = sleep
+        self.model = ModelClient(spec, provider or make_provider(spec, key), seed,
+                                 environ=environ, sleep=sleep)
+        self.price = self.model.price
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -76,7 +76,7 @@ class LLMBot(Bot):
 
     async def aclose(self) -> None:
         """Release the HTTP connections (call when the table is done with the bot)."""
-        await self.provider.aclose()
+        await self.model.aclose()
 
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:
@@ -90,8 +90,11 @@ class LLMBot(Bot):
             {"role": "user", "content": prompt.user, "history_cut": prompt.cut,
              "lines_cut": prompt.lines_cut, "params": params},
         ]
+        if settings.interview:
+            await self._interview(builder.interview(view, legal, memory), prompt.system,
+                                  prompt.user, params, tally)
         messages = [{"role": "user", "content": prompt.user}]
-        reply = await self._call(prompt.system, messages, params, tally)
+        reply = await self.model.call(prompt.system, messages, params, tally)
         action = builder.extract(reply, view, legal)
         verdict = builder.check(action, view, legal)
         reasks = 0
@@ -102,7 +105,7 @@ class LLMBot(Bot):
                          {"role": "user", "content": note}]
             tally.transcript.append({"role": "user", "content": note, "reask": verdict.kind,
                                      "error": verdict.message})
-            reply = await self._call(prompt.system, messages, params, tally)
+            reply = await self.model.call(prompt.system, messages, params, tally)
             action = builder.extract(reply, view, legal)
             verdict = builder.check(action, view, legal)
         tally.transcript.append({"action": action, "accepted_by_parser": verdict is None,
@@ -116,38 +119,28 @@ class LLMBot(Bot):
         tally.latency_ms = (time.perf_counter() - started) * 1000
         return tally
 
-    async def _call(self, system: str, messages: list[dict[str, str]], params: dict[str, Any],
-                    tally: Decision) -> str:
-        settings = self.spec.settings
-        limits = limits_for(self.identity, settings.concurrency, settings.rpm)
-        record = CallRecord()
+    async def debrief(self, view: Mapping[str, Any], memory: dict[str, Any]) -> Decision | None:
+        """The interviewer's questions after the game (the seat's last view as the situation),
+        when the settings ask for an interview; the answers in the returned transcript."""
+        questions = self.builder.debrief(view) if self.spec.settings.interview else []
+        if not questions:
+            return None
+        builder, legal = self.builder, {"kind": "choice", "prompt": "The game is over."}
+        prompt = build_prompt(builder, view, legal, self.spec.settings.context_tokens, memory)
+        params = builder.sampling(self.spec.settings, "debrief")
+        tally = Decision(action="")
+        tally.transcript.append({"role": "system", "content": prompt.system})
+        await self._interview(questions, prompt.system, prompt.user, params, tally)
+        return tally
 
-        async def attempt() -> Completion:
-            async with limits.slot() as waited:
-                record.waited += waited
-                return await self.provider.complete(system, list(messages), params)
-
-        try:
-            completion = await call_with_retries(attempt, settings, self.rng, record,
-                                                 what=self.identity, sleep=self.sleep)
-        except BotError as e:
-            tally.transcript.append({"role": "assistant", "content": None,
-                                     "failed_attempts": record.failures})
-            e.transcript = tally.transcript  # type: ignore[attr-defined]
-            raise
-        cost = self.price.cost(completion.prompt_tokens, completion.completion_tokens,
-                               completion.cached_tokens) if self.price else 0.0
-        tally.prompt_tokens += completion.prompt_tokens
-        tally.completion_tokens += completion.completion_tokens
-        tally.cached_tokens += completion.cached_tokens
-        tally.cost += cost
-        tally.retries += record.retries
-        tally.transcript.append({
-            "role": "assistant", "content": completion.text,
-            "finish_reason": completion.finish_reason,
-            "usage": {"latency_ms": round(completion.latency_ms, 3),
-                      "prompt_tokens": completion.prompt_tokens,
-                      "completion_tokens": completion.completion_tokens,
-                      "cached_tokens": completion.cached_tokens, "cost": cost},
-            "failed_attempts": record.failures, "waited_s": round(record.waited, 3)})
-        return completion.text
+    async def _interview(self, questions: list[tuple[str, str]], system: str, situation: str,
+                         params: dict[str, Any], tally: Decision) -> None:
+        """The interviewer's questions, each in a call of its own on the decision's prompt (the
+        answers never reach the decision); question and answer are kept in the transcript,
+        marked with their category."""
+        for category, question in questions:
+            asked = f"{situation}\n\n{INTERVIEW_NOTE}\n{question}"
+            tally.transcript.append({"role": "user", "content": asked, "interview": category,
+                                     "question": question})
+            await self.model.call(system, [{"role": "user", "content": asked}], params, tally)
+            tally.transcript[-1]["interview"] = category

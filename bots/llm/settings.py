@@ -40,6 +40,7 @@ class LLMSettings:
     # Settings one env's prompts read (the builder's `configure` refuses them elsewhere):
     planner: bool | None = None  # AmongAgents: feed the previous thought back (None: on)
     persona: str = ""  # AmongAgents: a persona key, "none", or "" (dealt from the bot's seed)
+    interview: bool | None = None  # AmongAgents: the interviewer's questions (§14.1; None: off)
     phases: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def for_phase(self, phase: str) -> dict[str, Any]:
@@ -53,7 +54,7 @@ class LLMSettings:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(LLMSettings) if f.name != "phases"}
-_NULLABLE = {"temperature", "top_p", "reasoning_effort", "seed", "planner"}
+_NULLABLE = {"temperature", "top_p", "reasoning_effort", "seed", "planner", "interview"}
 
 
 def parse_settings(query: str) -> LLMSettings:

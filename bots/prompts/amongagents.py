@@ -34,6 +34,7 @@ from typing import Any
 
 from bots.llm.settings import LLMSettings, SettingsError
 from bots.prompts.base import PromptBuilder, Verdict, strip_reasoning
+from engine.amongagents.config import CREWMATE, IMPOSTOR
 from engine.amongagents.ship import CORRIDOR_MAP, ROOMS, VENT_SETS
 from engine.amongagents.syntax import ACTION_MARK, Offer, ParseError, read_choice
 from engine.amongagents.text import ROLE_TEXT
@@ -78,6 +79,31 @@ PERSONAS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "random": ("The Random", ("Crewmate", "Impostor"),
                "At the start of the game, pick one way of playing, any way you like, and "
                "stick to it until the end."),
+}
+
+
+# The interviewer (spec §14.1): five categories, what each asks of the player (the judge reads
+# this too) and, in our words, the questions and when they come.
+INTERVIEW_CATEGORIES = {
+    "self_awareness": "knows its own role, its goal and what it takes to win",
+    "memory": "recalls what it saw and did: where it went, where it last saw each player",
+    "planning": "has a concrete plan for its next moves that serves its role",
+    "reasoning": "draws conclusions from evidence: whom it suspects, how it votes, and why",
+    "reflection": "looks back on the game: what went well or badly, and what it would change",
+}
+QUESTIONS = {
+    "self_awareness": "What is your role in this game, what is your goal, and what do you need "
+                      "to do to win?",
+    "memory": "What do you remember of the last few timesteps: where have you been, and where "
+              "did you last see each of the other players?",
+    "planning:Crewmate": "What is your plan for your next few moves, and why?",
+    "planning:Impostor": "What is your plan for your next few moves, and how will you keep "
+                         "the others from suspecting you?",
+    "reasoning:discussion": "Whom do you suspect at this meeting, if anyone, and on what "
+                            "evidence?",
+    "reasoning:vote": "Whom are you about to vote for, and why?",
+    "reflection": "The game is over. What went well for you, what went badly, and what would "
+                  "you do differently?",
 }
 
 
@@ -133,6 +159,7 @@ class AmongAgentsPrompts(PromptBuilder):
         super().__init__(env)
         self.planner = True
         self.persona = ""  # "": dealt from the seed per role
+        self.interviewed = False
         self.seed = 0
 
     def configure(self, settings: LLMSettings, seed: int) -> None:
@@ -141,10 +168,44 @@ class AmongAgentsPrompts(PromptBuilder):
                                 f"{', '.join(PERSONAS)}, none")
         self.planner = settings.planner is not False
         self.persona = settings.persona
+        self.interviewed = bool(settings.interview)
         self.seed = seed
 
     def stamp(self) -> dict[str, Any]:
-        return {"planner": self.planner, "persona": self.persona or "dealt"}
+        """The planner and the persona setting, and the persona this seat plays in each role
+        (dealt from the seat's seed before the role is known), so a report can say who played
+        whom."""
+        return {"planner": self.planner, "persona": self.persona or "dealt",
+                "personas": {role: self.persona_of(role) for role in (CREWMATE, IMPOSTOR)},
+                "interview": self.interviewed}
+
+    def interview(self, view: Mapping[str, Any], legal: Mapping[str, Any],
+                  memory: dict[str, Any]) -> list[tuple[str, str]]:
+        """The interviewer's questions at their moments (spec §14.1): self-awareness at the
+        seat's first decision; memory and planning at its first decision of each task-phase
+        timestep; reasoning at its first word of each meeting and before its vote. Reflection
+        comes after the game (`debrief`)."""
+        pub, priv = view["public"], view["private"]
+        asked = memory.setdefault("interview", {})
+        due: list[tuple[str, str]] = []
+        if not asked.get("started"):
+            asked["started"] = True
+            due.append(("self_awareness", QUESTIONS["self_awareness"]))
+        moment = pub["timestep"]
+        if pub["phase"] == "task" and asked.get("timestep") != moment:
+            asked["timestep"] = moment
+            role = priv.get("role", CREWMATE)
+            due += [("memory", QUESTIONS["memory"]),
+                    ("planning", QUESTIONS[f"planning:{role}"])]
+        elif pub["phase"] == "meeting":
+            stage = "discussion" if _is_discussion(legal) else "vote"
+            if asked.get(stage) != moment:
+                asked[stage] = moment
+                due.append(("reasoning", QUESTIONS[f"reasoning:{stage}"]))
+        return due
+
+    def debrief(self, view: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [("reflection", QUESTIONS["reflection"])] if self.interviewed else []
 
     def persona_of(self, role: str) -> str | None:
         """The persona key this seat plays (None: no persona)."""

@@ -76,15 +76,24 @@ class PromptBuilder:
         self.env = env
 
     def configure(self, settings: LLMSettings, seed: int) -> None:
-        """Read the settings only some envs' prompts use (`planner`, `persona`): here none, so
-        a bot that sets them for another env is refused rather than silently ignored."""
-        used = [k for k in ("planner", "persona") if getattr(settings, k) not in (None, "")]
+        """Read the settings only some envs' prompts use (`planner`, `persona`, `interview`):
+        here none, so a bot that sets them for another env is refused rather than silently
+        ignored."""
+        used = [k for k in ("planner", "persona", "interview")
+                if getattr(settings, k) not in (None, "")]
         if used:
             raise SettingsError(f"{', '.join(used)}: not a setting of {self.env.id}'s prompts")
 
     def stamp(self) -> dict[str, Any]:
         """What the builder's settings made of the prompts, stamped on the seat."""
         return {}
+
+    def interview(self, view: Mapping[str, Any], legal: Mapping[str, Any],
+                  memory: dict[str, Any]) -> list[tuple[str, str]]:
+        """The interviewer's questions due before this decision, as (category, question), each
+        asked privately in a call of its own and kept in the decision's transcript; it may note
+        in `memory` what it asked. The default asks nothing."""
+        return []
 
     # -- the conversation ---------------------------------------------------------------------
     def system(self, view: Mapping[str, Any], legal: Mapping[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import ClassVar
 from engine.amongagents import metrics, text
 from engine.amongagents.config import MAX_PLAYERS, MIN_PLAYERS, PRESETS, AmongConfig, assign_roles
 from engine.amongagents.rules import AmongGame
+from engine.amongagents.ship import CORRIDORS, ROOMS, VENT_SETS
 from engine.core import Config, Env, InvalidMovePolicy, Role
 from engine.policy import DEFAULT
 
@@ -36,6 +37,9 @@ class AmongAgentsEnv(Env):
     on_timeout = "default"
     scripted_bots = "bots.scripted.amongagents"
     prompt_builder = "bots.prompts.amongagents:AmongAgentsPrompts"
+    widget = "tui.widgets.amongagents.game:AmongAgentsGame"  # the ship map and numbered actions
+    board = {"rooms": list(ROOMS), "corridors": [list(e) for e in CORRIDORS],
+             "vents": {name: [list(e) for e in edges] for name, edges in VENT_SETS.items()}}
     text = text  # render, describe_event
     metrics = metrics  # game_metrics, aggregate_metrics
     metric_labels = metrics.LABELS

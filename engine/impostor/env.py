@@ -37,6 +37,7 @@ class ImpostorEnv(Env):
     metric_labels = metrics.LABELS
     scripted_bots = "bots.scripted.impostor"
     prompt_builder = "bots.prompts.impostor:ImpostorPrompts"
+    widget = "tui.widgets.impostor.game:ImpostorGame"  # words, descriptions, ballot, reveal
 
     def assign_roles(self, config: Config, seed: int, players: int) -> tuple[Role, ...]:
         assert isinstance(config, ImpostorConfig)

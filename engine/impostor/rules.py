@@ -221,23 +221,21 @@ class ImpostorGame(Game):
         word = self.words[seat]
         if text == NO_DESCRIPTION:
             return self._said(seat, text, ["none"])
-        leak = says(text, word, whole_words=True)
-        count = len(sentences(text))
-        problems = []
-        if leak:
-            problems.append(f'it names your word ("{leak}")')
-        if count == 0:
-            problems.append("it says nothing: write one or two sentences")
-        elif count > MAX_SENTENCES:
-            problems.append(f"it has {count} sentences, at most {MAX_SENTENCES} are allowed")
-        if len(text) > MAX_CHARS:
-            problems.append(f"it has {len(text)} characters, at most {MAX_CHARS} are allowed")
+        problems = _problems(text, word)
         if not problems:
             return self._said(seat, text, [])
         if self.errors_in_a_row(seat) < RETRIES:
             return self.reject(seat, "Your description was refused: " + "; ".join(problems)
                                + ". Write it again.", RULE, position=self.turn)
-        return self._said(seat, *self._repaired(text, word, count))
+        return self._said(seat, *self._repaired(text, word, len(sentences(text))))
+
+    def preview(self, seat: int, action: Action) -> list[str]:
+        """A description's problems before it is sent (its own word only: a person typing is
+        warned of naming it); nothing once the descriptions are over."""
+        if self.phase != DESCRIBE or seat not in self.pending():
+            return []
+        text = description_text(action)
+        return [] if text == NO_DESCRIPTION else _problems(text, self.words[seat])
 
     def _repaired(self, text: str, word: str, count: int) -> tuple[str, list[str]]:
         """A description refused twice, made to fit the rules, and what was done to it."""
@@ -313,3 +311,19 @@ class ImpostorGame(Game):
 
 
 __all__ = ["DESCRIBE", "OVER", "VOTE", "WIN_CONDITIONS", "ImpostorGame", "resolve"]
+
+
+def _problems(text: str, word: str) -> list[str]:
+    """Why a description breaks the rules (spec §3.1), in words for the one who wrote it."""
+    problems = []
+    leak = says(text, word, whole_words=True)
+    count = len(sentences(text))
+    if leak:
+        problems.append(f'it names your word ("{leak}")')
+    if count == 0:
+        problems.append("it says nothing: write one or two sentences")
+    elif count > MAX_SENTENCES:
+        problems.append(f"it has {count} sentences, at most {MAX_SENTENCES} are allowed")
+    if len(text) > MAX_CHARS:
+        problems.append(f"it has {len(text)} characters, at most {MAX_CHARS} are allowed")
+    return problems

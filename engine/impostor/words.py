@@ -38,7 +38,12 @@ def experiment_pairs(tier: str, experiment_seed: int) -> list[int]:
     return order
 
 
+def cycled_pairs(tier: str, experiment_seed: int, games: int) -> list[int]:
+    """The pair index of each of an experiment's first `games` games: its shuffle, cycled."""
+    order = experiment_pairs(tier, experiment_seed)
+    return [order[g % len(order)] for g in range(games)]
+
+
 def pair_for_game(tier: str, experiment_seed: int, game_number: int) -> int:
     """The pair index game `game_number` (0-based) of an experiment plays."""
-    order = experiment_pairs(tier, experiment_seed)
-    return order[game_number % len(order)]
+    return cycled_pairs(tier, experiment_seed, game_number + 1)[game_number]

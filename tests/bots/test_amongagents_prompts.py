@@ -59,6 +59,11 @@ def test_personas_are_the_eleven_archetypes_dealt_by_role_from_the_seed():
     assert builder(seed=7).persona_of("Crewmate") == builder(seed=7).persona_of("Crewmate")
     name = PERSONAS[builder(seed=7).persona_of("Crewmate")][0]
     assert f"Your personality: {name}." in prompt(game, 1, seed=7)[0]
+    # The stamp stored with the seat names the persona played in either role.
+    stamp = builder(seed=7).stamp()
+    assert stamp["persona"] == "dealt"
+    assert stamp["personas"] == {"Crewmate": builder(seed=7).persona_of("Crewmate"),
+                                 "Impostor": builder(seed=7).persona_of("Impostor")}
 
 
 def test_persona_and_planner_settings_are_checked(monkeypatch):

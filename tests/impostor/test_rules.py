@@ -93,6 +93,25 @@ def test_a_description_breaking_a_rule_is_refused_once_with_the_reason_told_to_i
     assert not game.view(None)["public"]["descriptions"]
 
 
+def test_a_preview_warns_the_writer_of_its_own_word_only_and_changes_nothing():
+    """A person typing is warned as the rules would refuse, before sending: of naming its own
+    word (an inflection too), never of the other word (that would tell the impostor the
+    majority's word, or a majority seat the impostor's)."""
+    game = new_game(impostor=3, seed=4)
+    first = game.order[0]
+    own, other = game.words[first], game.words[3]
+    assert own != other
+    before = (game.event_count, game.step, game.pending())
+    assert game.preview(first, f"Two {own}s sleep here.") == [f'it names your word ("{own}s")']
+    assert game.preview(first, {"text": f"Not a {other}."}) == []
+    assert game.preview(first, "It barks. It fetches. It wags.") == [
+        "it has 3 sentences, at most 2 are allowed"]
+    assert game.preview(game.order[1], f"My word is {own}.") == []  # not its turn
+    assert (game.event_count, game.step, game.pending()) == before
+    describe_all(game)
+    assert game.preview(first, own) == []  # the descriptions are over
+
+
 def test_a_second_refusal_is_repaired_and_flagged():
     game = new_game(impostor=3, seed=4)
     seat = game.order[0]

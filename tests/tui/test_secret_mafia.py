@@ -33,13 +33,14 @@ async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
         await _start(pilot, app)
         view = app.session.view
         assert view["private"]["role"] == "Villager" and view["private"]["alive"]
-        text = await wait_for_text(pilot, "Your role: Villager", "Day 1", "speaking: you")
+        await wait_for_text(pilot, "Your role: Villager", "Day 1", "speaking: you")
         assert "Mafia" not in view["private"].get("teammates", [])  # a villager has none
         for n in range(3):  # one speech per discussion round
             assert await _our_turn(pilot, app) == "text"
             await answer(pilot, app, *f"speech {n + 1}", "enter")
         assert await _our_turn(pilot, app) == "choice"
-        text = await wait_for_text(pilot, "Your vote — eliminate:", "Votes today:")  # who voted whom so far, in the panel
+        # who voted whom so far, in the panel
+        await wait_for_text(pilot, "Your vote — eliminate:", "Votes today:")
         options = [o["id"] for o in app.session.legal["options"]]
         living = [p["seat"] for p in app.session.view["public"]["players"] if p["alive"]]
         assert [int(o) for o in options] == living  # the picker lists exactly the valid targets
@@ -55,7 +56,7 @@ async def test_a_villager_plays_a_day_with_speeches_and_a_vote(embedded):
         assert {"seat": 0, "target": chosen} in result["votes"]
         # At this seed the day's vote ends the game: the result screen reveals every role.
         await on_screen(pilot, app, "result")
-        text = await wait_for_text(pilot, "Detective", "Doctor", "the Mafia win")
+        await wait_for_text(pilot, "Detective", "Doctor", "the Mafia win")
 
 
 async def test_the_picker_and_panel_fit_80_by_24(embedded):
@@ -80,7 +81,7 @@ async def test_a_mafia_member_votes_at_night_with_a_note_to_the_teammate(embedde
         app.client.send("create_table", env="secret-mafia", seats=SEATS, join_seat=0, seed=seed)
         await our_turn(pilot, app)
         assert app.session.legal["kind"] == "form"
-        text = await wait_for_text(pilot, "Tonight's victim", "Night 1", "Fellow Mafia")
+        await wait_for_text(pilot, "Tonight's victim", "Night 1", "Fellow Mafia")
         first = app.session.legal["fields"][0]["options"][0]["id"]
         await pilot.press("tab", *"quietly", "enter")  # the note line, then send
         await wait_for(pilot, lambda: any(e["type"] == "mafia_vote" and e["data"]["seat"] == 0

@@ -84,8 +84,8 @@ async def test_ctrl_t_shows_the_transcript_a_line_an_event_at_80x24(embedded):
     async with app.run_test(size=(80, 24)) as pilot:
         await _meeting(pilot, app)  # events came while the transcript was hidden
         await pilot.press("ctrl+t")
-        text = await wait_for_text(pilot, "You are a crewmate.",
-                                   "The game starts: 2 players (0 impostors) on 2x2 rooms of 10x10.")
+        await wait_for_text(pilot, "You are a crewmate.",
+                            "The game starts: 2 players (0 impostors) on 2x2 rooms of 10x10.")
 
 
 async def test_ctrl_t_shows_blottos_transcript_whole_at_80x24(embedded):

@@ -257,7 +257,8 @@ async def test_a_person_walks_to_a_task_by_the_oracles_hint_and_does_it(embedded
         assert sent == [] and _public(app)["step"] == 0
         # The oracle's hint (h), followed key by key as a person reads it off the screen.
         await pilot.press("h")
-        text = await wait_for_text(pilot, "Oracle (high): best", "Players", "█")  # 80x24 holds the map, panel and hint
+        text = await wait_for_text(pilot, "Oracle (high): best", "Players",
+                                   "█")  # 80x24 holds the map, panel and hint
         names = []
         while not _mine(app)["tasks"][0]["completed"]:
             hint = re.search(r"best (\S+) ([A-Z_]+)", screen_text(app))

@@ -137,6 +137,13 @@ class GameScreen(ParlorScreen):
         s.answered()
         self.render_session()
 
+    @on(EnvWidget.Preview)
+    def _preview(self, event: EnvWidget.Preview) -> None:
+        s = self.session
+        if s.turn is not None and s.table is not None:
+            self.client.send("preview", table_id=s.table["id"], turn=s.turn["turn"],
+                             action=event.action)
+
     # -- leaving --------------------------------------------------------------------------------
     def action_leave(self) -> None:
         if self.session.game_over is not None:

@@ -24,6 +24,14 @@ class EnvWidget(Widget):
             super().__init__()
             self.action = action
 
+    class Preview(Message):
+        """Ask what the rules would say of a draft `action` (a live warning while typing): the
+        server's answer arrives in the session as `preview`."""
+
+        def __init__(self, action: str | dict[str, Any]) -> None:
+            super().__init__()
+            self.action = action
+
     def show(self, session: Session) -> None:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
 
