@@ -1,0 +1,1 @@
+"""Tests of the TUI widgets, by env as in tui/widgets/."""
