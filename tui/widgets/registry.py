@@ -15,6 +15,7 @@ PACKAGE = "tui.widgets."
 # The names envs send (on the wire since before each env's widgets had their own folder, so they
 # stay as sent) -> the module and class that hold each widget now. Any other name is a path.
 MOVED = {
+    "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.blotto:BlottoGame",
     "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
     "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.socialgrid:SocialGridGame",
 }
