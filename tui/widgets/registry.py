@@ -17,6 +17,7 @@ PACKAGE = "tui.widgets."
 MOVED = {
     "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.blotto:BlottoGame",
     "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
+    "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.ipd:IpdGame",
     "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.socialgrid:SocialGridGame",
 }
 
