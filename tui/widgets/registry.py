@@ -18,6 +18,8 @@ MOVED = {
     "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.blotto:BlottoGame",
     "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
     "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.ipd:IpdGame",
+    "tui.widgets.secret_mafia:SecretMafiaGame":
+        "tui.widgets.secret_mafia.secret_mafia:SecretMafiaGame",
     "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.socialgrid:SocialGridGame",
 }
 
