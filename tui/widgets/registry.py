@@ -17,6 +17,8 @@ PACKAGE = "tui.widgets."
 MOVED = {
     "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.blotto:BlottoGame",
     "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
+    "tui.widgets.dataset_task:DatasetTaskGame":
+        "tui.widgets.dataset_task.dataset_task:DatasetTaskGame",
     "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.ipd:IpdGame",
     "tui.widgets.secret_mafia:SecretMafiaGame":
         "tui.widgets.secret_mafia.secret_mafia:SecretMafiaGame",
