@@ -19,6 +19,7 @@ MOVED = {
     "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
     "tui.widgets.dataset_task:DatasetTaskGame":
         "tui.widgets.dataset_task.dataset_task:DatasetTaskGame",
+    "tui.widgets.hidden_role:HiddenRoleGame": "tui.widgets.hidden_role.hidden_role:HiddenRoleGame",
     "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.ipd:IpdGame",
     "tui.widgets.secret_mafia:SecretMafiaGame":
         "tui.widgets.secret_mafia.secret_mafia:SecretMafiaGame",
