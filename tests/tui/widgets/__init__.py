@@ -1,1 +1,1 @@
-"""Tests of the TUI widgets, by env as in tui/widgets/."""
+"""Tests of the TUI widgets: the shared ones here, each env's in a folder as in tui/widgets/."""
