@@ -26,7 +26,7 @@ from tui.app import ParlorApp
 from tui.screens.confirm import ConfirmScreen
 from tui.session import Session
 from tui.widgets.socialgrid.ballot_form import BallotForm
-from tui.widgets.socialgrid.socialgrid import SocialGridGame
+from tui.widgets.socialgrid.game import SocialGridGame
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (140, 45)], ids=["80x24", "140x45"])
 WAIT = {"choice": "7", "wait": True}

@@ -15,15 +15,13 @@ PACKAGE = "tui.widgets."
 # The names envs send (on the wire since before each env's widgets had their own folder, so they
 # stay as sent) -> the module and class that hold each widget now. Any other name is a path.
 MOVED = {
-    "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.blotto:BlottoGame",
-    "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.codenames:CodenamesGame",
-    "tui.widgets.dataset_task:DatasetTaskGame":
-        "tui.widgets.dataset_task.dataset_task:DatasetTaskGame",
-    "tui.widgets.hidden_role:HiddenRoleGame": "tui.widgets.hidden_role.hidden_role:HiddenRoleGame",
-    "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.ipd:IpdGame",
-    "tui.widgets.secret_mafia:SecretMafiaGame":
-        "tui.widgets.secret_mafia.secret_mafia:SecretMafiaGame",
-    "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.socialgrid:SocialGridGame",
+    "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.game:BlottoGame",
+    "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.game:CodenamesGame",
+    "tui.widgets.dataset_task:DatasetTaskGame": "tui.widgets.dataset_task.game:DatasetTaskGame",
+    "tui.widgets.hidden_role:HiddenRoleGame": "tui.widgets.hidden_role.game:HiddenRoleGame",
+    "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.game:IpdGame",
+    "tui.widgets.secret_mafia:SecretMafiaGame": "tui.widgets.secret_mafia.game:SecretMafiaGame",
+    "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.game:SocialGridGame",
 }
 
 

@@ -27,8 +27,8 @@ from tests.tui.helpers import (
 )
 from tui.app import ParlorApp
 from tui.widgets.action_form import ActionForm
-from tui.widgets.dataset_task.dataset_task import DatasetTaskGame
 from tui.widgets.dataset_task.evidence import DsEvidence
+from tui.widgets.dataset_task.game import DatasetTaskGame
 
 SEED = 0  # the synthetic review of seed 0: four long reviews, so the rebuttal starts far below
 REVIEW_TITLES = ["Paper information", "Reviews (scores removed)", "Rebuttal and discussion"]

@@ -16,7 +16,7 @@ from tests.hidden_role.helpers import FIG6
 from tests.tui.helpers import answer, on_screen, our_turn, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.result import revealed_setup
-from tui.widgets.hidden_role.hidden_role import HiddenRoleGame
+from tui.widgets.hidden_role.game import HiddenRoleGame
 from tui.widgets.hidden_role.statements import HrStatements
 
 # Fig 6's statements as the table reads them: Round | Player | says | claim.

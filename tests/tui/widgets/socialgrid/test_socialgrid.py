@@ -22,9 +22,9 @@ from tests.tui.helpers import (
 from tui.app import ParlorApp
 from tui.session import Session
 from tui.widgets.socialgrid.ballot_form import BallotForm
+from tui.widgets.socialgrid.game import SocialGridGame
 from tui.widgets.socialgrid.grid_map import GridMap, MapState
 from tui.widgets.socialgrid.keys import ACTIONS, BY_NAME
-from tui.widgets.socialgrid.socialgrid import SocialGridGame
 
 ARROWS = {100: "→", 101: "↓", 102: "←", 103: "↑"}
 # A 5x5 room seen from (2, 2): own tasks at (1, 1) (under way) and (3, 1) (done), another's
