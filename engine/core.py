@@ -612,7 +612,9 @@ class Env(ABC):
     # Where the other layers find what this env brings ("module" or "module:Class").
     scripted_bots: ClassVar[str] = ""  # a module under bots/ that registers scripted bots
     prompt_builder: ClassVar[str] = ""  # "bots.prompts.<env>:<Builder>"
-    widget: ClassVar[str] = ""  # "tui.widgets.<module>:<Widget>", sent to clients in describe()
+    # "tui.widgets.<module>:<Widget>", sent to clients in describe(); a name kept as sent when its
+    # widget moved into tui/widgets/<env>/ (tui/widgets/registry.py says where each lives)
+    widget: ClassVar[str] = ""
     # Public facts of the board that never change (AmongAgents' rooms, corridors and vents),
     # JSON, sent to clients in describe() so a widget can draw them without the engine.
     board: ClassVar[Mapping[str, Any] | None] = None

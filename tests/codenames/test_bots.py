@@ -13,7 +13,7 @@ from bots.registry import available, make_bot
 from bots.scripted.codenames import candidates, choose_guess, groups, plan_clue
 from engine.codenames.board import bank, clue_conflict, example_clue
 from tests.codenames.helpers import AGENTS, new, play
-from tui.widgets.cn_clue import check_clue, conflict
+from tui.widgets.codenames.clue import check_clue, conflict
 
 
 # ------------------------------------------------------------------------------------ data

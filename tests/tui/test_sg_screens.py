@@ -21,12 +21,12 @@ from tests.tui.helpers import (
     wait_for_text,
 )
 from tests.tui.test_create_table import line_with, open_form
-from tests.tui.test_socialgrid import PATCH, Host, _open, _play, _public, _spy
+from tests.tui.widgets.socialgrid.test_socialgrid import PATCH, Host, _open, _play, _public, _spy
 from tui.app import ParlorApp
 from tui.screens.confirm import ConfirmScreen
 from tui.session import Session
-from tui.widgets.ballot_form import BallotForm
-from tui.widgets.socialgrid import SocialGridGame
+from tui.widgets.socialgrid.ballot_form import BallotForm
+from tui.widgets.socialgrid.game import SocialGridGame
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (140, 45)], ids=["80x24", "140x45"])
 WAIT = {"choice": "7", "wait": True}

@@ -16,7 +16,7 @@ from tests.tui.helpers import (
     wait_for_text,
 )
 from tui.app import ParlorApp
-from tui.widgets.allocation_form import AllocationForm
+from tui.widgets.colonel_blotto.allocation_form import AllocationForm
 
 SIZE = (140, 45)
 BLOTTO = {"env": "colonel-blotto", "preset": "small", "seats": ["human", "human"], "seed": 3}

@@ -12,10 +12,23 @@ from tui.widgets.generic import GenericGame
 
 PACKAGE = "tui.widgets."
 
+# The names envs send (on the wire since before each env's widgets had their own folder, so they
+# stay as sent) -> the module and class that hold each widget now. Any other name is a path.
+MOVED = {
+    "tui.widgets.blotto:BlottoGame": "tui.widgets.colonel_blotto.game:BlottoGame",
+    "tui.widgets.codenames:CodenamesGame": "tui.widgets.codenames.game:CodenamesGame",
+    "tui.widgets.dataset_task:DatasetTaskGame": "tui.widgets.dataset_task.game:DatasetTaskGame",
+    "tui.widgets.hidden_role:HiddenRoleGame": "tui.widgets.hidden_role.game:HiddenRoleGame",
+    "tui.widgets.ipd:IpdGame": "tui.widgets.three_player_ipd.game:IpdGame",
+    "tui.widgets.secret_mafia:SecretMafiaGame": "tui.widgets.secret_mafia.game:SecretMafiaGame",
+    "tui.widgets.socialgrid:SocialGridGame": "tui.widgets.socialgrid.game:SocialGridGame",
+}
+
 
 def widget_for(env_info: dict[str, Any] | None) -> type[EnvWidget]:
     ref = (env_info or {}).get("widget") or ""
-    module, _, name = ref.partition(":") if isinstance(ref, str) else ("", "", "")
+    ref = MOVED.get(ref, ref) if isinstance(ref, str) else ""
+    module, _, name = ref.partition(":")
     if not module.startswith(PACKAGE) or not name:
         return GenericGame
     try:

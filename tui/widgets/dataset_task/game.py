@@ -1,6 +1,6 @@
 """The dataset tasks (Rating Estimation, Review Decision, User Profile): a brief (the task, where
 the instance comes from, its intro line, "Stage 2 of 3"), the evidence stage by stage with the
-newest stage marked and scrolled into view (tui/widgets/ds_evidence.py; PgUp/PgDn scroll it
+newest stage marked and scrolled into view (evidence.py beside this; PgUp/PgDn scroll it
 while the form keeps the focus), the seat's earlier answers and a rejected answer's error, and
 the answer form (one ←/→ picker per answer field, tab between them, enter sends) under the
 question, its prompt wrapped. When the game is over the form goes, the brief says how it ended
@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from tui.session import Session
 from tui.widgets.action_form import ActionForm
-from tui.widgets.ds_evidence import DsEvidence
+from tui.widgets.dataset_task.evidence import DsEvidence
 from tui.widgets.env_widget import EnvWidget
 
 SYNTHETIC = "synthetic sample (Parlor generator)"

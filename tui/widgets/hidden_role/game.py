@@ -19,7 +19,7 @@ from textual.widgets import Static
 from tui.session import Session
 from tui.widgets.action_form import ActionForm
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.hr_statements import HrStatements, player_label
+from tui.widgets.hidden_role.statements import HrStatements, player_label
 
 
 class HiddenRoleGame(EnvWidget):

@@ -21,10 +21,10 @@ from tests.tui.helpers import (
 )
 from tui.app import ParlorApp
 from tui.session import Session
-from tui.widgets.ballot_form import BallotForm
-from tui.widgets.grid_map import GridMap, MapState
-from tui.widgets.sg_keys import ACTIONS, BY_NAME
-from tui.widgets.socialgrid import SocialGridGame
+from tui.widgets.socialgrid.ballot_form import BallotForm
+from tui.widgets.socialgrid.game import SocialGridGame
+from tui.widgets.socialgrid.grid_map import GridMap, MapState
+from tui.widgets.socialgrid.keys import ACTIONS, BY_NAME
 
 ARROWS = {100: "→", 101: "↓", 102: "←", 103: "↑"}
 # A 5x5 room seen from (2, 2): own tasks at (1, 1) (under way) and (3, 1) (done), another's
@@ -49,7 +49,7 @@ def _seen(facing: int = 100, **extra: Any) -> dict[str, Any]:
 
 
 class Host(App):
-    CSS_PATH = "../../tui/parlor.tcss"
+    CSS_PATH = ParlorApp.CSS_PATH
 
     def __init__(self, widget: Any) -> None:
         super().__init__()
@@ -324,7 +324,7 @@ async def test_a_spectator_sees_the_public_state_and_no_positions(embedded):
 
 
 def test_an_ejected_impostor_reads_with_the_right_article():
-    from tui.widgets.sg_text import vote_text
+    from tui.widgets.socialgrid.text import vote_text
     shown = vote_text({"meeting": 1, "ejected": 1, "role": "impostor", "votes": {}},
                       lambda s: f"p{s}").plain
     assert "p1 ejected — an impostor" in shown

@@ -1,5 +1,5 @@
 """The dataset tasks in the TUI, keys only, on the embedded server, shown by the kit's own widget
-(tui/widgets/dataset_task.py, ds_evidence.py): the brief (task, source, "Stage 2 of 3"), the
+(tui/widgets/dataset_task/): the brief (task, source, "Stage 2 of 3"), the
 evidence stage by stage with the newest stage marked and scrolled into view, PgUp/PgDn scrolling
 it while the form keeps the focus, the earlier answers, the form's whole prompt (wrapped) at
 80x24 and 120x40, and the result screen; User Profile's two pickers scored as chosen; and a
@@ -27,8 +27,8 @@ from tests.tui.helpers import (
 )
 from tui.app import ParlorApp
 from tui.widgets.action_form import ActionForm
-from tui.widgets.dataset_task import DatasetTaskGame
-from tui.widgets.ds_evidence import DsEvidence
+from tui.widgets.dataset_task.evidence import DsEvidence
+from tui.widgets.dataset_task.game import DatasetTaskGame
 
 SEED = 0  # the synthetic review of seed 0: four long reviews, so the rebuttal starts far below
 REVIEW_TITLES = ["Paper information", "Reviews (scores removed)", "Rebuttal and discussion"]

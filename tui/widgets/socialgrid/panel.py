@@ -11,9 +11,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.widgets.grid_map import seat_of
-from tui.widgets.sg_keys import action_label
-from tui.widgets.sg_text import Namer, bar, facing_text, meeting_text, progress, vote_text
+from tui.widgets.socialgrid.grid_map import seat_of
+from tui.widgets.socialgrid.keys import action_label
+from tui.widgets.socialgrid.text import Namer, bar, facing_text, meeting_text, progress, vote_text
 
 MAX_VOTES = 5  # meeting results listed, the latest
 STATUS_STYLES = {"alive": "green", "dead": "bold red", "ejected": "yellow", "left": "dim"}

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from tui.session import Session
 from tui.widgets.chat_log import ChatLog
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.sm_panel import banner, panel
+from tui.widgets.secret_mafia.panel import banner, panel
 
 QUIET = "You speak on your turn"
 ASK = {"kill": "Tonight's victim (your teammates see your vote):",

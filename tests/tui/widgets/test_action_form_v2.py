@@ -7,7 +7,7 @@ from typing import Any
 from textual.widgets import Checkbox, Input
 
 from tests.tui.helpers import screen_text
-from tests.tui.test_action_form import FormHost, built
+from tests.tui.widgets.test_action_form import FormHost, built
 from tui.widgets.action_form import check_field, check_form
 
 ROOMS = [{"id": "cafeteria", "label": "Cafeteria"}, {"id": "admin", "label": "Admin"},

@@ -14,7 +14,7 @@ from engine.registry import get
 from tests.tui.helpers import screen_text
 from tui.session import Session
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.ipd import IpdGame
+from tui.widgets.three_player_ipd.game import IpdGame
 
 TABLE = {"id": "t1", "env": "three-player-ipd", "title": "Three-player IPD", "status": "playing",
          "seats": [{"seat": i, "name": f"Player {i}", "kind": "human" if i == 0 else "bot",

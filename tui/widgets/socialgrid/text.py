@@ -8,8 +8,8 @@ from typing import Any
 
 from rich.text import Text
 
-from tui.widgets.grid_map import ARROWS, FACING_WORDS
-from tui.widgets.sg_keys import ACTIONS, BY_NAME, action_label
+from tui.widgets.socialgrid.grid_map import ARROWS, FACING_WORDS
+from tui.widgets.socialgrid.keys import ACTIONS, BY_NAME, action_label
 
 ACTION_NAMES = {i: a.name for i, a in ACTIONS.items()}
 STEPS = (0, 1, 2, 3)  # the actions that move the player a tile

@@ -13,9 +13,9 @@ from textual.widgets import Input, Static
 
 from tui.session import Session
 from tui.widgets.chat_log import ChatLog
-from tui.widgets.decision_toggles import DecisionToggles
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.ipd_history import IpdHistory
+from tui.widgets.three_player_ipd.decision_toggles import DecisionToggles
+from tui.widgets.three_player_ipd.history import IpdHistory
 
 CHAT_CLOSED = "Chat opens on your chat turn"
 

@@ -15,7 +15,7 @@ from tests.tui.helpers import (
     wait_for_text,
 )
 from tui.app import ParlorApp
-from tui.widgets.allocation_form import AllocationForm
+from tui.widgets.colonel_blotto.allocation_form import AllocationForm
 
 LEGAL = {"kind": "form", "prompt": "Allocate up to 20 units across fields A, B, C.",
          "syntax": "[A7 B7 C6]",

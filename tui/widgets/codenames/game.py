@@ -13,9 +13,9 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui.session import Session
-from tui.widgets.cn_board import CnBoard
-from tui.widgets.cn_clue import ClueBox
-from tui.widgets.cn_history import CnHistory
+from tui.widgets.codenames.board import CnBoard
+from tui.widgets.codenames.clue import ClueBox
+from tui.widgets.codenames.history import CnHistory
 from tui.widgets.env_widget import EnvWidget
 
 ROLES = ("spymaster", "operative", "spymaster", "operative")

@@ -1,6 +1,6 @@
 """A person solves a Hidden Role Deduction puzzle in the TUI, keys only, on the embedded server:
 the paper's worked example (Fig 6) imported as the table's puzzle, shown by the env's own widget
-(tui/widgets/hidden_role.py): the setup line, the statements as a table grouped by round with the
+(tui/widgets/hidden_role/): the setup line, the statements as a table grouped by round with the
 newest round marked, the person's earlier answers, and an answer each round from the form's two
 pickers; then the result screen with the scores by round, the true roles in the table and the
 deduction."""
@@ -16,8 +16,8 @@ from tests.hidden_role.helpers import FIG6
 from tests.tui.helpers import answer, on_screen, our_turn, wait_for, wait_for_text
 from tui.app import ParlorApp
 from tui.screens.result import revealed_setup
-from tui.widgets.hidden_role import HiddenRoleGame
-from tui.widgets.hr_statements import HrStatements
+from tui.widgets.hidden_role.game import HiddenRoleGame
+from tui.widgets.hidden_role.statements import HrStatements
 
 # Fig 6's statements as the table reads them: Round | Player | says | claim.
 ROUND_1 = ["1 | Player 1 (you) | Player 3 | is NOT the criminal",

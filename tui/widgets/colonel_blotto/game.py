@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui.session import Session
-from tui.widgets.allocation_form import AllocationForm
-from tui.widgets.blotto_history import BlottoHistory
+from tui.widgets.colonel_blotto.allocation_form import AllocationForm
+from tui.widgets.colonel_blotto.history import BlottoHistory
 from tui.widgets.env_widget import EnvWidget
 
 

@@ -5,7 +5,7 @@ Keys (a wide footer shows the ones allowed now, the panel always does): w/↑ fo
 backward, a/d strafe, ←/→ turn, b turn back, . or space wait (NOOP), e do task, o/c open/close
 door, r report a body, m call a meeting, k kill; h shows or hides the oracle's hint. Each sends
 {"choice": "<id>"} for the current step, as a bot does. A key for an action that is not allowed
-now says so and sends nothing (sg_keys: the two bindings of each key).
+now says so and sends nothing (keys.py: the two bindings of each key).
 
 z waits until something happens: the widget sends a NOOP each step, marked as a wait
 ({"choice": "7", "wait": true}), until its own view shows news — a player or a body that was not
@@ -29,12 +29,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tui.session import Session
-from tui.widgets.ballot_form import BallotForm
 from tui.widgets.env_widget import EnvWidget
-from tui.widgets.grid_map import GridMap, MapState, seat_of
-from tui.widgets.sg_keys import ACTION_BINDINGS, ACTIONS, BY_NAME, action_label
-from tui.widgets.sg_panel import SgPanel
-from tui.widgets.sg_text import hint_text, last_step_text, meeting_text
+from tui.widgets.socialgrid.ballot_form import BallotForm
+from tui.widgets.socialgrid.grid_map import GridMap, MapState, seat_of
+from tui.widgets.socialgrid.keys import ACTION_BINDINGS, ACTIONS, BY_NAME, action_label
+from tui.widgets.socialgrid.panel import SgPanel
+from tui.widgets.socialgrid.text import hint_text, last_step_text, meeting_text
 
 SIDE_ROOM = 44  # columns the panel keeps beside a map of 4x2 characters a tile
 PANEL_ROOM = 16  # rows it keeps below one

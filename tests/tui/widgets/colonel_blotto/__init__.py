@@ -1,0 +1,1 @@
+"""Tests of Colonel Blotto's widgets."""

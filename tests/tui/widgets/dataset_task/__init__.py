@@ -1,0 +1,1 @@
+"""Tests of the SocialMaze dataset tasks' widgets."""

@@ -1,0 +1,1 @@
+"""Tests of Hidden Role Deduction's widgets."""

@@ -1,0 +1,1 @@
+"""Tests of three-player IPD's widgets."""

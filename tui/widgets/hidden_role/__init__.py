@@ -1,0 +1,1 @@
+"""Hidden Role Deduction's widgets: the game and the statements table."""

@@ -1,0 +1,1 @@
+"""Secret Mafia's widgets: the game, and its side panel and phase banner."""

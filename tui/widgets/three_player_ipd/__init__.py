@@ -1,0 +1,1 @@
+"""Three-player IPD's widgets: the game, the cooperate/defect toggles and the round history."""
