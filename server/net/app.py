@@ -848,7 +848,9 @@ class Server:
     async def _on_admin(self, conn: Connection, req: p.Request) -> None:
         await admin.handle(self, conn, req)
 
-    async def _on_act(self, conn: Connection, req: p.Request) -> None:
+    def _awaited_seat(self, conn: Connection, req: p.Request) -> tuple[Table, Seat]:
+        """The table and the requester's seat, whose decision on `req["turn"]` is awaited now;
+        else the ProtocolError saying why not."""
         table = self.table_of(req)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is None:
@@ -862,6 +864,22 @@ class Server:
         if req["turn"] != seat.turn:
             raise p.ProtocolError(p.STALE_TURN, f"turn {req['turn']} is stale; the current "
                                                 f"turn is {seat.turn}", req.id)
+        return table, seat
+
+    async def _on_preview(self, conn: Connection, req: p.Request) -> None:
+        """The rules' word on a draft of the seat's own move (the env's `preview`): the
+        problems it would be refused for, told to the seat alone; nothing is played."""
+        table, seat = self._awaited_seat(conn, req)
+        assert table.game is not None
+        try:
+            problems = [str(x) for x in table.game.preview(seat.index, req["action"])]
+        except (EngineError, TypeError, ValueError):
+            problems = []  # a draft the env cannot read: the move itself will say why
+        await self.reply(conn, p.message("preview", req.id, table_id=table.id, turn=req["turn"],
+                                         action=req["action"], problems=problems))
+
+    async def _on_act(self, conn: Connection, req: p.Request) -> None:
+        table, seat = self._awaited_seat(conn, req)
         try:
             await table.submit(seat, req["action"], turn=req["turn"])
         except StaleTurnError as e:  # another answer to this turn got in first

@@ -141,6 +141,9 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "join": {"table_id": (_TABLE_ID, True), "seat": (_SEAT, False)},
     "spectate": {"table_id": (_TABLE_ID, True)},
     "act": {"table_id": (_TABLE_ID, True), "turn": (_int(0), True), "action": (_action, True)},
+    # What the rules would say of a draft of one's own move, without making it.
+    "preview": {"table_id": (_TABLE_ID, True), "turn": (_int(0), True),
+                "action": (_action, True)},
     "leave": {"table_id": (_TABLE_ID, True)},
     "resume": {"table_id": (_TABLE_ID, True)},
     "leaderboard": {"env": (_WORD, True), "scheme": (_WORD, False)},
@@ -153,7 +156,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "history", "admin", "instances", "error")
+                   "leaderboard", "history", "admin", "instances", "preview", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"

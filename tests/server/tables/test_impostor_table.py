@@ -53,3 +53,43 @@ async def test_a_person_plays_and_nothing_leaks_before_the_end(make_server):
     setup = over["setup"]
     assert (setup["majority_word"], setup["impostor_word"]) == ("elephant", IMPOSTOR_WORD)
     assert setup["impostor"] == 2 and over["result"]["reason"]
+
+
+async def test_a_preview_tells_the_seat_what_its_draft_would_be_refused_for_and_plays_nothing(
+        make_server):
+    """`preview` over the socket: the seat whose description is awaited hears, and only it,
+    that a draft names its own word; a draft naming the other word is not warned of (that would
+    give the other word away); nothing is played; a stale turn or a spectator is refused."""
+    srv = await make_server(client_seeds=False)
+    ada, bo = [await Client.connect(srv.url, n) for n in ("ada", "bo")]
+    created = await ada.request("create_table", env="impostor", preset="easy", config=CONFIG,
+                                seats=["human", "random", "random", "random"], join_seat=0)
+    table_id = created["table"]["id"]
+    await bo.request("spectate", table_id=table_id)
+    turn = await ada.wait_for("your_turn", table_id=table_id)
+    while turn["legal"]["kind"] != "text":  # pragma: no cover - seat 0 describes at once here
+        turn = await ada.wait_for("your_turn", table_id=table_id)
+    n = turn["turn"]
+    leak = await ada.request("preview", table_id=table_id, turn=n,
+                             action={"text": "Elephants never forget."})
+    assert leak["type"] == "preview" and leak["turn"] == n
+    assert leak["problems"] == ['it names your word ("elephants")']
+    other = await ada.request("preview", table_id=table_id, turn=n,
+                              action={"text": f"Not {IMPOSTOR_WORD}, I think."})
+    assert other["problems"] == []
+    stale = await ada.request("preview", table_id=table_id, turn=n + 5,
+                              action={"text": "x"})
+    assert stale["type"] == "error" and stale["code"] == "stale_turn"
+    watching = await bo.request("preview", table_id=table_id, turn=n, action={"text": "x"})
+    assert watching["type"] == "error" and watching["code"] == "not_seated"
+    # Nothing was played: the turn is still ours and no description went out.
+    await ada.send("act", table_id=table_id, turn=n, action={"text": "A big grey animal."})
+    while True:
+        msg = await bo.recv()
+        said = [e["data"] for e in msg.get("events") or () if e["type"] == "description"]
+        if any(d["seat"] == 0 for d in said):
+            break
+    said = [e["data"]["text"] for m in bo.received if m["type"] == "event"
+            for e in m["events"] if e["type"] == "description" and e["data"]["seat"] == 0]
+    assert said == ["A big grey animal."]
+    assert not any(m["type"] == "preview" for m in bo.received)
