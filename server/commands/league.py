@@ -1,5 +1,6 @@
 """`parlor league`: SocialGrid's Crew Elo league (server/runs/crew_elo.py), MindGames' MG-Ref
-tournament (server/runs/mgref.py) and SocialMaze's tasks (server/runs/maze_league.py)."""
+tournament (server/runs/mgref.py), SocialMaze's tasks (server/runs/maze_league.py) and
+AmongAgents' evaluation (server/runs/amongagents.py)."""
 
 from __future__ import annotations
 
@@ -45,9 +46,14 @@ def add_parser(sub: Any) -> None:
                                                      "task's own, e.g. paper)")
     maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")
     _league_options(maze)
+    _add_amongagents_parser(leagues)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.league_command == "amongagents":
+        from server.runs.amongagents import run_league as run_amongagents
+
+        return run_amongagents(args)
     if args.league_command == "maze":
         from server.runs.maze_league import run_maze_league
 
@@ -75,6 +81,36 @@ def _league_options(league: argparse.ArgumentParser) -> None:
     league.add_argument("--json", default=None, metavar="FILE",
                         help="also write the report here")
     league.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _add_amongagents_parser(leagues: argparse._SubParsersAction) -> None:
+    from engine.amongagents.published import GAMES_PER_SETUP, SETUPS
+
+    among = leagues.add_parser(
+        "amongagents", help="AmongAgents' end-to-end evaluation: a model against random in "
+                            "four setups, with and without the planner, beside the paper's "
+                            "Table 1")
+    among.add_argument("--seat", required=True, metavar="SPEC",
+                       help="the model under test, e.g. openai:gpt-4o-mini (or a scripted "
+                            "stand-in, scripted:agent)")
+    among.add_argument("--setup", nargs="+", choices=SETUPS, default=None,
+                       help="the setups (default: all four)")
+    among.add_argument("--planner", nargs="+", choices=("on", "off"), default=None,
+                       help="the planner settings of the model's rows (default: on and off)")
+    among.add_argument("--games", type=int, default=GAMES_PER_SETUP, metavar="N",
+                       help=f"games per row (default {GAMES_PER_SETUP}, the paper's)")
+    among.add_argument("--baseline", default="random", metavar="SPEC",
+                       help="the other side's bot (default random, the paper's baseline)")
+    among.add_argument("--interview", action="store_true",
+                       help="the model's seats answer the interviewer's questions (§14.1)")
+    among.add_argument("--judge", default=None, metavar="SPEC",
+                       help="a judge model that scores the interview answers and labels the "
+                            "All-LLM games' speeches (default: nothing is judged)")
+    among.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                       help="override a value of the paper preset (repeat), e.g. "
+                            "max_timesteps=20")
+    among.add_argument("--seed", type=int, default=0, help="the evaluation's seed (default 0)")
+    _league_options(among)
 
 
 def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:

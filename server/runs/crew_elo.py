@@ -13,8 +13,6 @@ seat, the identities of the bots the episode seats.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from server.runs.league_runner import (
     check_json_path,
     config_overrides,
     identities,
+    league_tag,
     play_league,
     run_command,
 )
@@ -113,13 +112,6 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     changed = ", ".join(f"{k}={v}" for k, v in plan.overrides.items())
     title = f"SocialGrid Crew Elo league, {plan.preset}" + (f" ({changed})" if changed else "")
     return Report(title, plan.models, outcomes, played, time.monotonic() - started)
-
-
-def league_tag(env: Env, config: Config) -> str:
-    """The instance name league games are stored under: one per env, rules and config, so
-    leagues on other presets (or rules) never pass for this one's episodes."""
-    text = json.dumps([env.id, env.rules_version, config.to_json()], sort_keys=True)
-    return "league-" + hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 def seat_identities(env: Env, config: Config, episode: Episode,

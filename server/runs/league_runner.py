@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import sqlite3
 import sys
@@ -25,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from bots.base import BotError
 from bots.registry import BotSpecError, make_bot
-from engine.core import Result
+from engine.core import Config, Env, Result
 from server.net.app import Server
 from server.reports.league import StoredGame
 from server.runs.games import SCRATCH_DB, run_workers
@@ -91,6 +92,15 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
     return 0
 
 
+def league_tag(env: Env, config: Config, league: str | None = None) -> str:
+    """The instance name league games are stored under: one per env, rules, config (and
+    `league`, when an env has more than one), so leagues on other presets (or rules) never
+    pass for this one's games."""
+    parts: list[Any] = [env.id, env.rules_version, config.to_json()]
+    text = json.dumps(parts if league is None else [*parts, league], sort_keys=True)
+    return "league-" + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
 def check_json_path(path: str | None) -> None:
     if path and not Path(path).expanduser().absolute().parent.is_dir():
         raise LeagueError(f"--json {path}: its folder does not exist")
@@ -128,12 +138,15 @@ async def identities(specs: Sequence[tuple[str, str]], policy: BotPolicy
 
 
 async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Match],
-                      key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool = True
-                      ) -> tuple[dict[Match, StoredGame], int]:
+                      key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool = True,
+                      read: Callable[[Store, Mapping[Match, StoredGame]], Awaitable[Any]]
+                      | None = None) -> tuple[dict[Match, StoredGame], int]:
     """Play the scheduled games not yet stored under `tag` in `args.db` (with
     `args.concurrency`, `args.on_bot_failure`, a progress line unless `args.quiet`); returns
     the stored games by match and how many were played now. `rated=False`: the games leave
-    the database's ratings alone (a league that rates them itself)."""
+    the database's ratings alone (a league that rates them itself). `read(store, found)` is
+    awaited once every game is stored, before the store closes (without --db the games live
+    only as long as it is open): a report reads there what it needs beyond the metrics."""
     db = args.db or SCRATCH_DB
     server = Server(db, durability="game", instance=tag, bot_policy=policy, rated=rated)
     try:
@@ -156,6 +169,8 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
             drawing = asyncio.create_task(progress.run())
         await games.play(args.concurrency)
         found = _scheduled(await stored_games(server.store, tag), matches, key)
+        if read is not None:
+            await read(server.store, found)
     except p.ProtocolError as e:
         raise LeagueError(e.message) from None
     finally:

@@ -170,4 +170,12 @@ MIGRATIONS: list[str] = [
         WHERE status = 'finished'
         AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.game_id = games.id);
     """,
+    # Issue 24: the AmongAgents interviewer's questions after the game (reflection), answered
+    # by an LLM seat once its game is over; kept beside the game, never heard by another seat.
+    """
+    CREATE TABLE debriefs (
+        game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+        transcript TEXT NOT NULL, usage TEXT, created REAL NOT NULL,
+        PRIMARY KEY (game_id, seat));
+    """,
 ]

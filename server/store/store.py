@@ -551,6 +551,17 @@ class Store:
             c.execute("INSERT INTO bot_failures VALUES (?, ?, ?, ?, ?, ?, ?)", row)
         await self.write(work)
 
+    async def record_debrief(self, game_id: int, seat: int, transcript: Any,
+                             usage: Mapping[str, Any]) -> None:
+        """A bot's answers to the interviewer's questions after its game (issue 24)."""
+        stored, texts = self._compact(game_id, None, transcript)
+        row = (game_id, seat, stored, _dump(dict(usage)), time.time())
+
+        def work(c: sqlite3.Connection) -> None:
+            c.executemany("INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)", texts)
+            c.execute("INSERT OR REPLACE INTO debriefs VALUES (?, ?, ?, ?, ?)", row)
+        await self.write(work)
+
     async def finish_game(self, game_id: int, *, record: GameRecord, statuses: Mapping[int, str],
                           metrics: Mapping[str, Any], identities: Sequence[str] = (),
                           rate: Rater | None = None, scheme: str = "trueskill",
@@ -643,6 +654,14 @@ class Store:
                   if r["transcript"]]
         whole = dict(expand(stored, self._texts(stored)))
         return [dict(r) | {"transcript": whole.get(i)} for i, r in enumerate(rows)]
+
+    async def debriefs(self, game_id: int) -> dict[int, Any]:
+        """The transcripts of a game's debriefs (see `record_debrief`), whole, by seat."""
+        from server.store.transcripts import expand
+        rows = self._read("SELECT seat, transcript FROM debriefs WHERE game_id = ? ORDER BY seat",
+                          (game_id,))
+        stored = [(r["seat"], json.loads(r["transcript"])) for r in rows]
+        return dict(expand(stored, self._texts(stored)))
 
     def _texts(self, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
         """The stored texts that transcripts point at, by hash."""

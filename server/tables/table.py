@@ -656,6 +656,7 @@ class Table:
             for conn, _ in self.recipients():
                 await _safe_send(conn, self.game_over_message)
             await self.broadcast_table()
+        await self._debrief()
         for task in [s.task for s in self.seats] + [self._scripted]:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
@@ -667,6 +668,26 @@ class Table:
                 except Exception:  # noqa: BLE001 - closing is best effort
                     pass
         self.done.set()
+
+    async def _debrief(self) -> None:
+        """Once everyone has the result: bots that hold an interview (an LLM seat with
+        interview=on) answer its questions on their seat's last view, stored with the game. A
+        failed call loses those answers, never the game."""
+        game = self.game
+        assert game is not None and self.game_id is not None
+        for seat in self.seats:
+            debrief = getattr(seat.bot, "debrief", None)
+            if debrief is None:
+                continue
+            try:
+                async with asyncio.timeout(self.options.bot_timeout):
+                    decision = await debrief(game.view(seat.index), seat.memory)
+            except Exception as e:  # noqa: BLE001 - the provider failed after the game
+                log.warning("table %s: seat %s gave no debrief: %s", self.id, seat.index, e)
+                continue
+            if decision is not None:
+                await self.store.record_debrief(self.game_id, seat.index, decision.transcript,
+                                                decision.usage())
 
     def _turns_due(self) -> frozenset[int]:
         """The people's seats `_dispatch` is about to send a new turn (with their view)."""
