@@ -67,8 +67,10 @@ _PLAIN = {"centrality": "centrality", "reach": "reach"}
 
 
 def _key(name: str) -> str:
-    """A model name reduced to letters and digits, provider and path left out."""
-    return re.sub(r"[^a-z0-9]", "", re.split(r"[:/]", name.lower())[-1])
+    """A model name reduced to letters and digits, provider, path, a server (`@URL`) and
+    settings (`?k=v`) left out."""
+    model = re.split(r"[?@]", name.lower())[0]
+    return re.sub(r"[^a-z0-9]", "", re.split(r"[:/]", model)[-1])
 
 
 def paper_model(spec: str) -> str | None:

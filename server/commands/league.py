@@ -1,6 +1,7 @@
 """`parlor league`: SocialGrid's Crew Elo league (server/runs/crew_elo.py), MindGames' MG-Ref
-tournament (server/runs/mgref.py), SocialMaze's tasks (server/runs/maze_league.py) and
-AmongAgents' evaluation (server/runs/amongagents.py)."""
+tournament (server/runs/mgref.py), SocialMaze's tasks (server/runs/maze_league.py),
+AmongAgents' evaluation (server/runs/amongagents.py) and the Impostor game's grid
+(server/runs/impostor.py)."""
 
 from __future__ import annotations
 
@@ -47,9 +48,14 @@ def add_parser(sub: Any) -> None:
     maze.add_argument("--seed", type=int, default=0, help="the first instance's seed (0)")
     _league_options(maze)
     _add_amongagents_parser(leagues)
+    _add_impostor_parser(leagues)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.league_command == "impostor":
+        from server.runs.impostor import run_league as run_impostor
+
+        return run_impostor(args)
     if args.league_command == "amongagents":
         from server.runs.amongagents import run_league as run_amongagents
 
@@ -111,6 +117,32 @@ def _add_amongagents_parser(leagues: argparse._SubParsersAction) -> None:
                             "max_timesteps=20")
     among.add_argument("--seed", type=int, default=0, help="the evaluation's seed (default 0)")
     _league_options(among)
+
+
+def _add_impostor_parser(leagues: argparse._SubParsersAction) -> None:
+    from engine.impostor.config import MODES
+    from engine.impostor.grid import GAMES_PER_EXPERIMENT
+    from engine.impostor.statistics import RESAMPLES
+    from engine.impostor.words import TIERS
+
+    grid = leagues.add_parser(
+        "impostor", help="the Impostor game's experiment grid: every model alone, in ordered "
+                         "cross-play pairs and unordered teams, per tier, with the paper's "
+                         "statistics")
+    grid.add_argument("--models", nargs="+", required=True, metavar="SPEC",
+                      help="the models, e.g. openai:gpt-4o anthropic:claude-sonnet-4-0 "
+                           "scripted:describer")
+    grid.add_argument("--tiers", nargs="+", choices=TIERS, default=None,
+                      help="the difficulty tiers (default: all four)")
+    grid.add_argument("--modes", nargs="+", choices=MODES, default=None,
+                      help="the assignment modes (default: all five)")
+    grid.add_argument("--games-per-experiment", type=int, default=GAMES_PER_EXPERIMENT,
+                      metavar="N", help=f"games per experiment (default {GAMES_PER_EXPERIMENT}, "
+                                        f"the paper's)")
+    grid.add_argument("--resamples", type=int, default=RESAMPLES, metavar="N",
+                      help=f"block-bootstrap resamples of the intervals (default {RESAMPLES})")
+    grid.add_argument("--seed", type=int, default=0, help="the grid's seed (default 0)")
+    _league_options(grid)
 
 
 def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:

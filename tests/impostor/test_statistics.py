@@ -242,6 +242,9 @@ def test_a_report_without_games_says_nothing_rather_than_failing():
 def test_paper_names_for_model_specs():
     assert paper_model("openai:gpt-4o") == "GPT-4o"
     assert paper_model("openai:gpt-4o-mini") is None
+    assert paper_model("openai:gpt-4o?temperature=0&timeout=5") == "GPT-4o"  # settings apart
+    assert paper_model("openai-compatible:llama-3.1-70b@http://127.0.0.1:8000/v1") == \
+        "Llama-3.1-70B"
     assert paper_model("openrouter:meta-llama/llama-3.1-8b-instruct") == "Llama-3.1-8B"
     assert paper_model("openrouter:meta-llama/llama-3.1-405b-instruct") == "Llama-3.1-405B"
     rows = beside_models({"mine": {"impostor_win_rate": 0.5}}, names={"mine": "GPT-4o"})

@@ -1,0 +1,87 @@
+"""`parlor league impostor`: the Impostor game paper's experiment grid (spec §2.4, §6) for any
+list of models: per tier, each model alone (homogeneous), every ordered pair (cross-play) and every
+unordered pair in the three team modes, counterbalanced as the env's grid says
+(`engine/impostor/grid.py`), played through the shared league runner (stored under the league's
+tag, resumable), then reported with the paper's statistics (`engine/impostor/statistics.py`)
+beside its numbers (`server/reports/impostor.py`)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+from engine.core import Env
+from engine.impostor.grid import GridGame, build_grid, grid_games, grid_row
+from engine.impostor.statistics import report as statistics
+from engine.registry import get
+from server.reports.impostor import Report
+from server.runs.league_runner import (
+    LeagueError,
+    Match,
+    check_json_path,
+    identities,
+    league_tag,
+    play_league,
+    run_command,
+)
+from server.tables.policy import BotPolicy
+from server.tables.seating import split_spec
+
+ENV_ID = "impostor"
+COMMAND = "parlor league impostor"
+
+
+@dataclass(frozen=True)
+class Plan:
+    env: Env
+    models: list[str]
+    games: list[GridGame]
+    experiments: int
+    tag: str
+
+
+def run_league(args: argparse.Namespace) -> int:
+    return run_command(COMMAND, args, _plan, _run)
+
+
+def _plan(args: argparse.Namespace) -> Plan:
+    env = get(ENV_ID)
+    if args.concurrency < 1:
+        raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
+    if args.resamples < 1:
+        raise LeagueError(f"--resamples must be at least 1, got {args.resamples}")
+    check_json_path(args.json)
+    for spec in args.models:
+        if spec == "human" or split_spec(spec)[0] is not None:
+            raise LeagueError(f"a model is a bot spec (e.g. openai:gpt-4o or "
+                              f"scripted:describer), not {spec!r}")
+    try:
+        grid = build_grid(args.models, args.seed, games=args.games_per_experiment,
+                          **({"tiers": args.tiers} if args.tiers else {}),
+                          **({"modes": args.modes} if args.modes else {}))
+    except ValueError as e:
+        raise LeagueError(str(e)) from None
+    return Plan(env, list(args.models), list(grid_games(grid)), len(grid),
+                league_tag(env, env.config(), "grid"))
+
+
+async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
+    policy = BotPolicy.command_line()
+    known = await identities([(ENV_ID, spec) for spec in plan.models], policy)
+    same = [s for s in plan.models if [known[ENV_ID, m] for m in plan.models].count(
+        known[ENV_ID, s]) > 1]
+    if same:  # a stored game is found by its seats' identities: they must tell models apart
+        raise LeagueError(f"{', '.join(same)} are one model to the store (the same identity, "
+                          f"settings apart): list it once")
+    matches = {Match(ENV_ID, None, g.seat_models, g.seed, g.overrides()): g for g in plan.games}
+
+    def key(match: Match) -> tuple[str, int, tuple[str, ...]]:
+        return ENV_ID, match.seed, tuple(known[ENV_ID, spec] for spec in match.specs)
+
+    found, played = await play_league(args, plan.tag, list(matches), key, policy, rated=False)
+    rows = [grid_row(game, found[m].metrics) for m, game in matches.items()
+            if m in found and "game" in found[m].metrics]
+    figures = statistics(rows, resamples=args.resamples, seed=args.seed)
+    return Report(models=plan.models, experiments=plan.experiments, scheduled=len(plan.games),
+                  figures=figures, played=played, wall=time.monotonic() - started)
