@@ -1,0 +1,59 @@
+"""The Impostor game's experiment grid at scale: `parlor league impostor` with scripted bots into a
+database on disk, in a child process (its peak memory measured), the statistics included.
+
+The paper's grid is 9 model slots x 5 modes x 4 tiers at 120 games (756 experiments, 90,720
+games). Parlor ships two distinct non-LLM players for this game (`scripted:describer` and
+`random`), so the grid played here has two slots (28 experiments); the figure that carries over
+is games per second, and the full grid's time is projected from it. Target (issue 25): the whole
+paper grid under 5 minutes on this 2-core machine, memory flat.
+
+    python benchmarks/impostor.py [--games-per-experiment 120] [--resamples 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPER_GAMES = 90_720
+TARGET_S = 300.0
+
+
+def run(games: int, resamples: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "grid.json"
+        code = ("import resource, sys; from server.cli import main; "
+                f"code = main(['league', 'impostor', '--models', 'scripted:describer', 'random', "
+                f"'--games-per-experiment', '{games}', '--resamples', '{resamples}', '--db', "
+                f"{str(Path(tmp) / 'grid.db')!r}, '--json', {str(out)!r}, '--quiet']); "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
+                "file=sys.stderr); sys.exit(code)")
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, check=True)
+        wall = time.perf_counter() - started
+        peak = float(done.stderr.split()[-1])
+        report = json.loads(out.read_text())
+    rate = report["counted"] / wall
+    projected = PAPER_GAMES / rate
+    print(f"parlor league impostor, 2 slots x 5 modes x 4 tiers x {games} games: "
+          f"{report['experiments']} experiments, {report['counted']} games in {wall:.1f} s "
+          f"({rate:.0f} games/s end to end, statistics with {resamples} resamples included), "
+          f"peak RSS {peak:.0f} MB")
+    verdict = "MEETS" if projected < TARGET_S else "BELOW TARGET"
+    print(f"the paper's grid ({PAPER_GAMES:,} games) at that rate, one process: "
+          f"{projected / 60:.1f} min — target < {TARGET_S / 60:.0f} min: {verdict}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games-per-experiment", type=int, default=120)
+    parser.add_argument("--resamples", type=int, default=1000)
+    args = parser.parse_args()
+    run(args.games_per_experiment, args.resamples)
