@@ -36,7 +36,8 @@ from server.reports.league import StoredGame
 from server.runs.league_runner import (
     LeagueError,
     Match,
-    check_json_path,
+    check_models,
+    check_run_options,
     config_overrides,
     identities,
     league_tag,
@@ -45,7 +46,7 @@ from server.runs.league_runner import (
 )
 from server.store.store import Store
 from server.tables.policy import BotPolicy
-from server.tables.seating import SeatingError, resolve_seats, split_spec
+from server.tables.seating import SeatingError, resolve_seats
 
 ENV_ID = "amongagents"
 COMMAND = "parlor league amongagents"
@@ -69,13 +70,9 @@ def run_league(args: argparse.Namespace) -> int:
 
 def _plan(args: argparse.Namespace) -> Plan:
     env = get(ENV_ID)
-    if args.concurrency < 1:
-        raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
-    check_json_path(args.json)
-    for spec in (args.seat, args.baseline):
-        if spec == "human" or split_spec(spec)[0] is not None:
-            raise LeagueError(f"a model is a bot spec (e.g. openai:gpt-4o or scripted:agent), "
-                              f"not {spec!r}")
+    check_run_options(args)
+    check_models([args.seat])
+    check_models([args.baseline])
     if args.interview and not is_llm_spec(args.seat):
         raise LeagueError("--interview asks an LLM model's seats; "
                           f"{args.seat} is not an LLM spec")

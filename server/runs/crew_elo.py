@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,8 @@ from server.reports.crew_elo import Outcome, Report, crew_votes
 from server.runs.league_runner import (
     LeagueError,
     Match,
-    check_json_path,
+    check_models,
+    check_run_options,
     config_overrides,
     identities,
     league_tag,
@@ -33,7 +34,7 @@ from server.runs.league_runner import (
     run_command,
 )
 from server.tables.policy import BotPolicy
-from server.tables.seating import SeatingError, resolve_seats, split_spec
+from server.tables.seating import SeatingError, resolve_seats
 
 ENV_ID = "socialgrid"
 DEFAULT_PRESET = "league-10x10"
@@ -61,10 +62,8 @@ def _plan(args: argparse.Namespace) -> Plan:
     env = get(ENV_ID)
     if args.episodes < 1:
         raise LeagueError(f"--episodes must be at least 1, got {args.episodes}")
-    if args.concurrency < 1:
-        raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
-    check_json_path(args.json)
-    _check_models(args.models)
+    check_run_options(args)
+    check_models(args.models)
     preset = args.preset or DEFAULT_PRESET
     overrides = config_overrides(args.config)
     try:
@@ -75,17 +74,6 @@ def _plan(args: argparse.Namespace) -> Plan:
     except (ConfigError, SeatingError) as e:
         raise LeagueError(str(e)) from None
     return plan
-
-
-def _check_models(models: Sequence[str]) -> None:
-    for spec in models:
-        if spec == "human":
-            raise LeagueError("the league seats bots only; play people with `parlor`")
-        if split_spec(spec)[0] is not None:
-            raise LeagueError(f"a model is a bot spec (e.g. random), not ROLE=SPEC: {spec!r}")
-    twice = sorted({spec for spec in models if models.count(spec) > 1})
-    if twice:
-        raise LeagueError(f"--models names {', '.join(twice)} more than once")
 
 
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:

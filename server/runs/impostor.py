@@ -19,14 +19,14 @@ from server.reports.impostor import Report
 from server.runs.league_runner import (
     LeagueError,
     Match,
-    check_json_path,
+    check_models,
+    check_run_options,
     identities,
     league_tag,
     play_league,
     run_command,
 )
 from server.tables.policy import BotPolicy
-from server.tables.seating import split_spec
 
 ENV_ID = "impostor"
 COMMAND = "parlor league impostor"
@@ -47,15 +47,10 @@ def run_league(args: argparse.Namespace) -> int:
 
 def _plan(args: argparse.Namespace) -> Plan:
     env = get(ENV_ID)
-    if args.concurrency < 1:
-        raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
+    check_run_options(args)
     if args.resamples < 1:
         raise LeagueError(f"--resamples must be at least 1, got {args.resamples}")
-    check_json_path(args.json)
-    for spec in args.models:
-        if spec == "human" or split_spec(spec)[0] is not None:
-            raise LeagueError(f"a model is a bot spec (e.g. openai:gpt-4o or "
-                              f"scripted:describer), not {spec!r}")
+    check_models(args.models)
     try:
         grid = build_grid(args.models, args.seed, games=args.games_per_experiment,
                           **({"tiers": args.tiers} if args.tiers else {}),

@@ -101,6 +101,25 @@ def league_tag(env: Env, config: Config, league: str | None = None) -> str:
     return "league-" + hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
+def check_run_options(args: argparse.Namespace) -> None:
+    """What every league command checks first: --concurrency and the --json file's folder."""
+    if args.concurrency < 1:
+        raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
+    check_json_path(args.json)
+
+
+def check_models(models: Sequence[str]) -> None:
+    """Each model a bot spec (a league seats no people, and seats sides itself), none twice."""
+    for spec in models:
+        if spec == "human":
+            raise LeagueError("the league seats bots only; play people with `parlor`")
+        if split_spec(spec)[0] is not None:
+            raise LeagueError(f"a model is a bot spec (e.g. random), not ROLE=SPEC: {spec!r}")
+    twice = sorted({spec for spec in models if list(models).count(spec) > 1})
+    if twice:
+        raise LeagueError(f"--models names {', '.join(twice)} more than once")
+
+
 def check_json_path(path: str | None) -> None:
     if path and not Path(path).expanduser().absolute().parent.is_dir():
         raise LeagueError(f"--json {path}: its folder does not exist")

@@ -8,23 +8,13 @@ import pytest
 from bots.base import BotError
 from bots.llm.limits import RateLimiter
 from engine.registry import get
-from tests.fakes import Drop, FakeAnthropic, FakeOpenAI, Raw, Reply, Status
+from tests.fakes import Drop, Raw, Reply, Status
 from tests.fakes.seating import FAST, close_llm_bots, llm_bot, provider_env, user_texts
 
 ENV = "colonel-blotto"
 __all__ = ["close_llm_bots"]  # autouse fixture
 
 
-@pytest.fixture
-def fo():
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def fa():
-    with FakeAnthropic() as server:
-        yield server
 
 
 def blotto():

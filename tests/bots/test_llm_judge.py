@@ -5,23 +5,13 @@ read from JSON in any wrapping, an unreadable reply asked again once and then le
 import pytest
 
 from bots.llm.judge import Judge
-from tests.fakes import FakeAnthropic, FakeOpenAI, Reply
+from tests.fakes import Reply
 from tests.fakes.seating import FAST, provider_env
 
 CATEGORIES = {"Deception": "lying, feigning innocence", "Truth-telling": "alibis, facts",
               "Other": "anything else"}
 
 
-@pytest.fixture
-def fo():
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture
-def fa():
-    with FakeAnthropic() as server:
-        yield server
 
 
 async def test_a_score_is_read_from_fenced_json_and_sampling_is_greedy(fo):

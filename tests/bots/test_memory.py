@@ -1,12 +1,11 @@
 """Bots with memory: a prompt builder condenses notes after each decision and the next prompt
 carries them (what AmongAgents' planner needs), through the real openai client and a fake."""
 
-import pytest
 
 from bots.llm.context import build_prompt
 from bots.prompts.colonel_blotto import BlottoPrompts
 from engine.registry import get
-from tests.fakes import FakeOpenAI, Reply
+from tests.fakes import Reply
 from tests.fakes.seating import FAST, close_llm_bots, llm_bot, provider_env, user_texts
 
 ENV = "colonel-blotto"
@@ -20,11 +19,6 @@ class NotingPrompts(BlottoPrompts):
         first_line = reply.splitlines()[0]
         memory["notes"] = f"Round {view['public']['round']}: {first_line}"
 
-
-@pytest.fixture
-def fo():
-    with FakeOpenAI() as server:
-        yield server
 
 
 async def test_notes_written_after_a_decision_reach_the_next_prompt(fo):

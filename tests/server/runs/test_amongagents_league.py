@@ -94,7 +94,7 @@ def test_an_llm_model_is_interviewed_and_judged(tmp_path, monkeypatch, capsys):
 
 def test_bad_input_is_one_line(tmp_path, capsys):
     assert main(["league", "amongagents", "--seat", "human"]) == 2
-    assert "not 'human'" in capsys.readouterr().err
+    assert "the league seats bots only" in capsys.readouterr().err
     assert main(["league", "amongagents", "--seat", "scripted:agent", "--interview"]) == 2
     assert "not an LLM spec" in capsys.readouterr().err
     assert main(["league", "amongagents", "--seat", "scripted:agent", "--games", "0"]) == 2

@@ -62,9 +62,9 @@ def test_llm_seats_play_the_grids_games_at_real_tables(tmp_path, monkeypatch):
 
 def test_bad_input_is_one_line(tmp_path, capsys):
     assert main(["league", "impostor", "--models", "random", "random"]) == 2
-    assert "listed twice" in capsys.readouterr().err
+    assert "--models names random more than once" in capsys.readouterr().err
     assert main(["league", "impostor", "--models", "human"]) == 2
-    assert "not 'human'" in capsys.readouterr().err
+    assert "the league seats bots only" in capsys.readouterr().err
     assert main(["league", "impostor", "--models", "random",
                  "--games-per-experiment", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err

@@ -23,6 +23,7 @@ from tui.session import Session
 from tui.widgets.amongagents.panel import banner, panel
 from tui.widgets.amongagents.ship_map import ShipMap, ShipState, vent_pairs
 from tui.widgets.env_widget import EnvWidget
+from tui.widgets.speech_line import SpeechLine
 
 KEYS = "1234567890"  # the action each key picks: 1 the first, ..., 0 the tenth
 QUIET = "You speak when you choose SPEAK, or on your turn at a meeting"
@@ -47,7 +48,7 @@ class AmongAgentsGame(EnvWidget):
         yield Static("", id="aa-ask")
         yield OptionList(id="aa-actions")
         yield OptionList(id="aa-rooms")
-        yield Input(placeholder=QUIET, id="aa-say", disabled=True)
+        yield SpeechLine(QUIET, id="aa-say")
         with VerticalScroll(id="aa-side"):
             yield Static("", id="aa-panel")
 
@@ -95,13 +96,8 @@ class AmongAgentsGame(EnvWidget):
         actions.focus()
 
     def _open_line(self, legal: dict[str, Any], placeholder: str) -> None:
-        say = self.query_one("#aa-say", Input)
-        say.disabled = False
-        say.value = ""
-        say.placeholder = placeholder
-        say.max_length = legal.get("max_chars") or 0
         self._parts(speaking=True)
-        say.focus()
+        self.query_one(SpeechLine).open(placeholder, legal.get("max_chars"))
 
     def _close(self) -> None:
         self.turn = self.kind = None
@@ -110,11 +106,7 @@ class AmongAgentsGame(EnvWidget):
         self._parts()
 
     def _quiet(self) -> None:
-        say = self.query_one("#aa-say", Input)
-        if not say.disabled:
-            say.value = ""
-            say.disabled = True
-            say.placeholder = QUIET
+        self.query_one(SpeechLine).quiet()
 
     def _parts(self, picking: bool = False, speaking: bool = False,
                rooms: bool = False) -> None:

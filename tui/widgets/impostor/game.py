@@ -23,6 +23,7 @@ from tui.session import Session
 from tui.widgets.action_form import ActionForm
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.impostor.text import banner, descriptions, reveal, words
+from tui.widgets.speech_line import SpeechLine
 
 PREVIEW_AFTER = 0.3  # seconds after the last key before a draft is checked
 QUIET = "You describe your word on your turn"
@@ -43,7 +44,7 @@ class ImpostorGame(EnvWidget):
         with VerticalScroll(id="im-said"):
             yield Static("", id="im-descriptions")
             yield Static("", id="im-reveal")
-        yield Input(placeholder=QUIET, id="im-say", disabled=True)
+        yield SpeechLine(QUIET, id="im-say")
         yield Static("", id="im-warning")
         yield ActionForm(id="im-ballot")
 
@@ -80,15 +81,12 @@ class ImpostorGame(EnvWidget):
                 ("majority_word", "impostor_word", "impostor", "impostor_player"))
 
     def _open_line(self, legal: dict[str, Any]) -> None:
-        say = self.query_one("#im-say", Input)
-        say.disabled = False
-        say.value = ""
-        say.placeholder = "Describe your word in one or two sentences, without saying it"
-        say.max_length = legal.get("max_chars") or 0
         self._checked = None
         self.set_class(True, "-describing")
         self.set_class(False, "-voting")
-        say.focus()
+        self.query_one(SpeechLine).open(
+            "Describe your word in one or two sentences, without saying it",
+            legal.get("max_chars"))
 
     def _open_ballot(self, legal: dict[str, Any], session: Session) -> None:
         self._quiet()
@@ -106,11 +104,7 @@ class ImpostorGame(EnvWidget):
         self.set_class(False, "-voting")
 
     def _quiet(self) -> None:
-        say = self.query_one("#im-say", Input)
-        if not say.disabled:
-            say.value = ""
-            say.disabled = True
-            say.placeholder = QUIET
+        self.query_one(SpeechLine).quiet()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None

@@ -21,6 +21,7 @@ from tui.session import Session
 from tui.widgets.chat_log import ChatLog
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.secret_mafia.panel import banner, panel
+from tui.widgets.speech_line import SpeechLine
 
 QUIET = "You speak on your turn"
 ASK = {"kill": "Tonight's victim (your teammates see your vote):",
@@ -45,7 +46,7 @@ class SecretMafiaGame(EnvWidget):
                 yield OptionList(id="sm-pick")
                 yield Input(placeholder="Note to your teammates (optional), Enter sends",
                             id="sm-note")
-                yield Input(placeholder=QUIET, id="sm-say", disabled=True)
+                yield SpeechLine(QUIET, id="sm-say")
             with VerticalScroll(id="sm-side"):
                 yield Static("", id="sm-panel")
 
@@ -66,7 +67,7 @@ class SecretMafiaGame(EnvWidget):
         self.query_one("#sm-panel", Static).update(
             panel(public, private, me, name, session.game_over))
         playing = me is not None and private.get("alive", False) and not over
-        say = self.query_one("#sm-say", Input)
+        say = self.query_one("#sm-say", SpeechLine)
         kind = legal.get("kind") if legal else None
         # Layout only (the .tcss shows the parts): the game itself is the server's view.
         self.set_class(playing, "-playing")
@@ -83,14 +84,12 @@ class SecretMafiaGame(EnvWidget):
             else:
                 self._open_picker(legal or {}, task, name)
 
-    def _open_speech(self, say: Input, legal: dict[str, Any]) -> None:
-        say.disabled = False
-        say.placeholder = "Your speech to everyone (Enter sends; empty Enter keeps quiet)"
-        say.max_length = legal.get("max_chars") or 0
-        say.focus()
+    def _open_speech(self, say: SpeechLine, legal: dict[str, Any]) -> None:
+        say.open("Your speech to everyone (Enter sends; empty Enter keeps quiet)",
+                 legal.get("max_chars"))
 
     def _open_picker(self, legal: dict[str, Any], task: str | None, name: Any) -> None:
-        self._quiet(self.query_one("#sm-say", Input))
+        self._quiet(self.query_one("#sm-say", SpeechLine))
         options = legal.get("options") or next(
             (f.get("options") or [] for f in legal.get("fields") or ()
              if f.get("name") == "target"), [])
@@ -103,16 +102,13 @@ class SecretMafiaGame(EnvWidget):
         self.query_one("#sm-note", Input).value = ""
         pick.focus()
 
-    def _close(self, say: Input) -> None:
+    def _close(self, say: SpeechLine) -> None:
         self.turn = self.kind = None
         self._quiet(say)
 
     @staticmethod
-    def _quiet(say: Input) -> None:
-        if not say.disabled:
-            say.value = ""
-            say.disabled = True
-            say.placeholder = QUIET
+    def _quiet(say: SpeechLine) -> None:
+        say.quiet()
 
     # -- sending ------------------------------------------------------------------------------
     @on(Input.Submitted, "#sm-say")
