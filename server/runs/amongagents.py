@@ -28,7 +28,8 @@ from engine.amongagents.evaluation import (
     seat_plays,
     speech_shares,
 )
-from engine.amongagents.league import PRESET, Episode, rows, schedule
+from engine.amongagents.league import PRESET, Episode, schedule
+from engine.amongagents.published import SETUPS
 from engine.core import Config, ConfigError, Env
 from engine.registry import get
 from server.reports.amongagents import Answer, Judging, Report, Speech
@@ -88,7 +89,7 @@ def _plan(args: argparse.Namespace) -> Plan:
     overrides = config_overrides(args.config)
     try:
         config = env.config(PRESET, overrides)
-        episodes = schedule(args.seat, setups=args.setup or rows_setups(), planners=planners,
+        episodes = schedule(args.seat, setups=args.setup or SETUPS, planners=planners,
                             games=args.games, seed=args.seed, baseline=args.baseline,
                             planned=planned)
         resolve_seats(env, config, episodes[0].seed, episodes[0].specs)
@@ -101,10 +102,6 @@ def _plan(args: argparse.Namespace) -> Plan:
             raise LeagueError(f"--judge: {e}") from None
     return Plan(env, config, overrides, args.seat, args.baseline, episodes,
                 league_tag(env, config, "evaluation"), args.judge)
-
-
-def rows_setups() -> list[str]:
-    return list(dict.fromkeys(setup for setup, _ in rows()))
 
 
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
