@@ -7,13 +7,14 @@ says nothing was judged."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server.cli import main
-from tests.fakes import FakeOpenAI, Reply
+from tests.fakes import FakeOpenAI, Reply, Status
 from tests.fakes.seating import FAST
 
 SHORT = ["--config", "max_timesteps=4"]
@@ -99,3 +100,24 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert "not an LLM spec" in capsys.readouterr().err
     assert main(["league", "amongagents", "--seat", "scripted:agent", "--games", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_a_debrief_that_fails_loses_its_answers_never_the_game(tmp_path, monkeypatch):
+    def model(request):
+        if "The game is over." in request.last_user_text():
+            return Status(500)  # the provider fails once the game is over
+        return _model(request)
+
+    with FakeOpenAI(responder=model) as fo:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        monkeypatch.setenv("OPENAI_BASE_URL", fo.base_url)
+        report = _league(tmp_path, "down", "--seat", f"openai:gpt-4o-mini?{FAST}&retries=0",
+                         "--setup", "llm-impostor", "--planner", "on", "--games", "1",
+                         "--interview", "--db", str(tmp_path / "d.db"), *SHORT)
+        asked_after = [r for r in fo.completion_requests
+                       if "The game is over." in r.last_user_text()]
+    assert asked_after  # the reflection was asked, and failed
+    assert report["counted"] == 1  # the game is stored and counted
+    assert report["interview"]["asked"] > 0  # the answers given during the game are kept
+    with sqlite3.connect(tmp_path / "d.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM debriefs").fetchone()[0] == 0
