@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from bots.base import Bot, Decision
+from bots.base import Bot, BotError, Decision
 from bots.llm.client import ModelClient
 from bots.llm.context import build_prompt
 from bots.llm.providers import Provider, make_provider
@@ -142,5 +142,9 @@ class LLMBot(Bot):
             asked = f"{situation}\n\n{INTERVIEW_NOTE}\n{question}"
             tally.transcript.append({"role": "user", "content": asked, "interview": category,
                                      "question": question})
-            await self.model.call(system, [{"role": "user", "content": asked}], params, tally)
+            try:
+                await self.model.call(system, [{"role": "user", "content": asked}], params,
+                                      tally)
+            except BotError:  # the question is lost (its failure is in the transcript); the
+                continue  # decision is asked all the same
             tally.transcript[-1]["interview"] = category

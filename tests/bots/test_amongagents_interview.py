@@ -100,6 +100,26 @@ async def test_the_interview_changes_nothing_in_the_game_and_is_off_by_default()
     assert calls == n and calls_on > n
 
 
+async def test_a_question_the_provider_fails_is_lost_and_the_decision_is_still_made():
+    from tests.fakes import Status
+
+    def flaky(request):
+        if "[Interviewer]" in request.last_user_text():
+            return Status(500)
+        return _model(request)
+
+    game = new((4,))
+    with FakeOpenAI(responder=flaky) as fo:
+        bot = llm_bot(f"openai:gpt-4o-mini?{FAST}&retries=0&interview=on", ENV.id, 0,
+                      provider_env(fo.base_url))
+        decision = await bot.decide(game.view(0), game.legal(0).to_json(), {})
+    assert decision.action == "1" and _asked(decision) == ["self_awareness", "memory",
+                                                           "planning"]
+    failed = [m for m in decision.transcript if m.get("role") == "assistant"
+              and m.get("content") is None]
+    assert len(failed) == 3  # each lost question left its failure in the transcript
+
+
 def test_the_interview_is_a_setting_of_amongagents_only(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     with pytest.raises(BotSpecError, match="interview: not a setting of colonel-blotto"):
