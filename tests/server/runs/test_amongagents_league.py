@@ -102,7 +102,7 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert "at least 1" in capsys.readouterr().err
 
 
-def test_a_debrief_that_fails_loses_its_answers_never_the_game(tmp_path, monkeypatch):
+def test_a_debrief_that_fails_loses_its_answer_never_the_game(tmp_path, monkeypatch):
     def model(request):
         if "The game is over." in request.last_user_text():
             return Status(500)  # the provider fails once the game is over
@@ -113,11 +113,16 @@ def test_a_debrief_that_fails_loses_its_answers_never_the_game(tmp_path, monkeyp
         monkeypatch.setenv("OPENAI_BASE_URL", fo.base_url)
         report = _league(tmp_path, "down", "--seat", f"openai:gpt-4o-mini?{FAST}&retries=0",
                          "--setup", "llm-impostor", "--planner", "on", "--games", "1",
-                         "--interview", "--db", str(tmp_path / "d.db"), *SHORT)
+                         "--interview", "--judge", f"openai:gpt-4o?{FAST}", "--db",
+                         str(tmp_path / "d.db"), *SHORT)
         asked_after = [r for r in fo.completion_requests
                        if "The game is over." in r.last_user_text()]
     assert asked_after  # the reflection was asked, and failed
     assert report["counted"] == 1  # the game is stored and counted
     assert report["interview"]["asked"] > 0  # the answers given during the game are kept
     with sqlite3.connect(tmp_path / "d.db") as conn:
-        assert conn.execute("SELECT COUNT(*) FROM debriefs").fetchone()[0] == 0
+        stored = conn.execute("SELECT transcript FROM debriefs").fetchall()
+    # The failed call is kept for an audit, with no answer in it; the report counts none.
+    assert len(stored) == 1 and '"failed_attempts"' in stored[0][0]
+    scores = report["interview"]["scores"]
+    assert "Impostor/memory" in scores and "Impostor/reflection" not in scores
