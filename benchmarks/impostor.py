@@ -7,7 +7,7 @@ games). Parlor ships two distinct non-LLM players for this game (`scripted:descr
 is games per second, and the full grid's time is projected from it. Target (issue 25): the whole
 paper grid under 5 minutes on this 2-core machine, memory flat.
 
-    python benchmarks/impostor.py [--games-per-experiment 120] [--resamples 1000]
+    python benchmarks/impostor.py [--games-per-experiment 120] [--resamples 1000] [--workers 2]
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ PAPER_GAMES = 90_720
 TARGET_S = 300.0
 
 
-def run(games: int, resamples: int) -> None:
+def run(games: int, resamples: int, workers: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "grid.json"
         code = ("import resource, sys; from server.cli import main; "
                 f"code = main(['league', 'impostor', '--models', 'scripted:describer', 'random', "
-                f"'--games-per-experiment', '{games}', '--resamples', '{resamples}', '--db', "
+                f"'--games-per-experiment', '{games}', '--resamples', '{resamples}', "
+                f"'--workers', '{workers}', '--db', "
                 f"{str(Path(tmp) / 'grid.db')!r}, '--json', {str(out)!r}, '--quiet']); "
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
                 "file=sys.stderr); sys.exit(code)")
@@ -42,12 +43,13 @@ def run(games: int, resamples: int) -> None:
         report = json.loads(out.read_text())
     rate = report["counted"] / wall
     projected = PAPER_GAMES / rate
-    print(f"parlor league impostor, 2 slots x 5 modes x 4 tiers x {games} games: "
+    print(f"parlor league impostor --workers {workers}, 2 slots x 5 modes x 4 tiers x {games} "
+          f"games: "
           f"{report['experiments']} experiments, {report['counted']} games in {wall:.1f} s "
           f"({rate:.0f} games/s end to end, statistics with {resamples} resamples included), "
           f"peak RSS {peak:.0f} MB")
     verdict = "MEETS" if projected < TARGET_S else "BELOW TARGET"
-    print(f"the paper's grid ({PAPER_GAMES:,} games) at that rate, one process: "
+    print(f"the paper's grid ({PAPER_GAMES:,} games) at that rate: "
           f"{projected / 60:.1f} min — target < {TARGET_S / 60:.0f} min: {verdict}")
 
 
@@ -55,5 +57,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games-per-experiment", type=int, default=120)
     parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    run(args.games_per_experiment, args.resamples)
+    run(args.games_per_experiment, args.resamples, args.workers)

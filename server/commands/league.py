@@ -117,6 +117,7 @@ def _add_amongagents_parser(leagues: argparse._SubParsersAction) -> None:
                             "max_timesteps=20")
     among.add_argument("--seed", type=int, default=0, help="the evaluation's seed (default 0)")
     _league_options(among)
+    _workers_option(among)
 
 
 def _add_impostor_parser(leagues: argparse._SubParsersAction) -> None:
@@ -143,6 +144,13 @@ def _add_impostor_parser(leagues: argparse._SubParsersAction) -> None:
                       help=f"block-bootstrap resamples of the intervals (default {RESAMPLES})")
     grid.add_argument("--seed", type=int, default=0, help="the grid's seed (default 0)")
     _league_options(grid)
+    _workers_option(grid)
+
+
+def _workers_option(league: argparse.ArgumentParser) -> None:
+    league.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="processes playing the games, one core each, all writing to one "
+                             "database (default 1; results do not depend on it)")
 
 
 def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:

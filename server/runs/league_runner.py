@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -30,6 +33,7 @@ from engine.core import Config, Env, Result
 from server.net.app import Server
 from server.reports.league import StoredGame
 from server.runs.games import SCRATCH_DB, run_workers
+from server.runs.league_workers import play_in_workers
 from server.runs.progress import Progress
 from server.store.store import Store
 from server.tables.policy import BotPolicy
@@ -102,9 +106,12 @@ def league_tag(env: Env, config: Config, league: str | None = None) -> str:
 
 
 def check_run_options(args: argparse.Namespace) -> None:
-    """What every league command checks first: --concurrency and the --json file's folder."""
+    """What every league command checks first: --concurrency, --workers and the --json file's
+    folder."""
     if args.concurrency < 1:
         raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
+    if getattr(args, "workers", 1) < 1:
+        raise LeagueError(f"--workers must be at least 1, got {args.workers}")
     check_json_path(args.json)
 
 
@@ -166,7 +173,18 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
     the database's ratings alone (a league that rates them itself). `read(store, found)` is
     awaited once every game is stored, before the store closes (without --db the games live
     only as long as it is open): a report reads there what it needs beyond the metrics."""
-    db = args.db or SCRATCH_DB
+    workers = getattr(args, "workers", 1)
+    with contextlib.ExitStack() as cleanup:
+        db = args.db or (SCRATCH_DB if workers == 1 else os.path.join(  # a file to share
+            cleanup.enter_context(tempfile.TemporaryDirectory(prefix="parlor-league-")),
+            "league.db"))
+        return await _play(args, db, tag, matches, key, policy, rated, read, workers)
+
+
+async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[Match],
+                key: Callable[[Match], GameKey], policy: BotPolicy, rated: bool,
+                read: Callable[[Store, Mapping[Match, StoredGame]], Awaitable[Any]] | None,
+                workers: int) -> tuple[dict[Match, StoredGame], int]:
     server = Server(db, durability="game", instance=tag, bot_policy=policy, rated=rated)
     try:
         server.store = await Store.open(db, tag)
@@ -182,11 +200,20 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
         if found and not args.quiet:
             print(f"parlor league: {len(found)} of {len(matches)} games already stored; "
                   f"playing {len(pending)}", file=sys.stderr, flush=True)
-        games = Matches(server, pending, args.on_bot_failure)
-        if not args.quiet:
-            progress = Progress("parlor league", len(pending), games.counts, sys.stderr)
-            drawing = asyncio.create_task(progress.run())
-        await games.play(args.concurrency)
+        if workers > 1 and len(pending) > 1:
+            why = await asyncio.to_thread(
+                play_in_workers, db, tag, pending, min(workers, len(pending)),
+                args.on_bot_failure, args.concurrency, rated, args.quiet)
+            if why == "interrupted":
+                raise KeyboardInterrupt
+            if why is not None:
+                raise LeagueError(why, 1)
+        else:
+            games = Matches(server, pending, args.on_bot_failure)
+            if not args.quiet:
+                progress = Progress("parlor league", len(pending), games.counts, sys.stderr)
+                drawing = asyncio.create_task(progress.run())
+            await games.play(args.concurrency)
         found = _scheduled(await stored_games(server.store, tag), matches, key)
         if read is not None:
             await read(server.store, found)

@@ -36,27 +36,24 @@ import os
 import signal
 import sys
 import tempfile
-import threading
-import time
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
+from multiprocessing.connection import Connection
 from typing import Any
 
 from bots.registry import SCRIPTED
 from engine.core import Env
 from engine.registry import get
 from server.runs.games import Games, Summary, run_instance
+from server.runs.pool import Outcome, Worker, kill_all, start, supervise
 from server.runs.progress import Progress
 from server.store.store import Store
 from server.wire import protocol as p
 
 POLL = 0.1  # seconds between a worker's progress updates (and looks for a stop request)
-STOP_GRACE = 10.0  # seconds stopping workers get to void their games before they are killed
 
-Outcome = tuple[str, Any]  # ("done", Summary) | ("stopped" | "usage" | "error", message)
+
 
 
 @dataclass(frozen=True)
@@ -70,34 +67,6 @@ class _Job:
     db: str
     instance: str
     modules: tuple[str, ...]  # imported first: what the parent registered at run time
-
-
-@dataclass
-class _Worker:
-    index: int
-    proc: BaseProcess
-    results: Connection
-    outcome: Outcome | None = None
-
-    def poll(self) -> bool:
-        """Take the worker's outcome if it has sent it (or died without); True once it has."""
-        if self.outcome is None:
-            if self.results.poll():
-                try:
-                    self.outcome = self.results.recv()
-                except EOFError:
-                    self.proc.join()
-                    self.outcome = ("error", f"exited with status {self.proc.exitcode} "
-                                             "without a result")
-            elif not self.proc.is_alive():
-                self.outcome = ("error", f"exited with status {self.proc.exitcode}")
-        return self.outcome is not None
-
-    def kill(self) -> None:
-        self.proc.terminate()
-        self.proc.join()
-        if self.outcome is None:
-            self.outcome = ("stopped", f"killed after {STOP_GRACE:g} s")
 
 
 def run_workers(args: argparse.Namespace, env: Env, overrides: dict[str, Any],
@@ -119,9 +88,9 @@ def run_workers(args: argparse.Namespace, env: Env, overrides: dict[str, Any],
             "parlor sim", args.games, lambda: (sum(counts[0::2]), sum(counts[1::2])), sys.stderr)
         jobs = [_Job(i, args.workers, args, overrides, db, instances[i], _modules(env))
                 for i in range(args.workers)]
-        workers = _start(ctx, jobs, counts, stop)
-        cleanup.callback(_kill, workers)  # whatever happens, no worker outlives the run
-        interrupted = _supervise(workers, stop, progress)
+        workers = start(ctx, _work, jobs, counts, stop, "parlor-sim")
+        cleanup.callback(kill_all, workers)  # whatever happens, no worker outlives the run
+        interrupted = supervise(workers, stop, progress)
         failed = next((w for w in workers if w.outcome and w.outcome[0] in ("usage", "error")),
                       None)
         if failed is not None and failed.outcome is not None:
@@ -136,21 +105,7 @@ def run_workers(args: argparse.Namespace, env: Env, overrides: dict[str, Any],
         return _merge(env, workers), _aggregate(env, db, instances, before, workers)
 
 
-def _supervise(workers: list[_Worker], stop: Any, progress: Progress | None) -> bool:
-    """Wait for every worker, drawing the progress line; True after a ctrl-c."""
-    try:
-        _wait(workers, stop, progress)
-        return False
-    except KeyboardInterrupt:
-        stop.value = 1
-        _wait(workers, stop, progress)
-        return True
-    finally:
-        if progress is not None:
-            progress.finish()  # after ctrl-c or a failure too: how far it got
-
-
-def _merge(env: Env, workers: list[_Worker]) -> Summary:
+def _merge(env: Env, workers: list[Worker]) -> Summary:
     """The workers' summaries in worker order (rows are ranked by game number anyway)."""
     summary = Summary(env)
     for w in workers:
@@ -160,7 +115,7 @@ def _merge(env: Env, workers: list[_Worker]) -> Summary:
 
 
 def _aggregate(env: Env, db: str, instances: list[str], after: int,
-               workers: list[_Worker]) -> dict[str, Any]:
+               workers: list[Worker]) -> dict[str, Any]:
     """The env's aggregate over the run's stored per-game metrics (void games included, as
     one process feeds them), one game at a time."""
     read = [0]
@@ -202,62 +157,10 @@ def _modules(env: Env) -> tuple[str, ...]:
     return tuple(sorted(found - {"__main__", "__mp_main__"}))
 
 
-def _start(ctx: Any, jobs: list[_Job], counts: Any, stop: Any) -> list[_Worker]:
-    # Workers inherit SIGINT ignored (a new interpreter keeps an ignored SIGINT ignored), so a
-    # ctrl-c at the terminal, which reaches the whole process group, is the parent's alone.
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    workers = []
-    try:
-        for job in jobs:
-            results, sender = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_work, args=(job, counts, stop, sender),
-                               name=f"parlor-sim-{job.index}", daemon=True)
-            proc.start()
-            sender.close()  # the worker's end: EOF here if it dies without a word
-            workers.append(_Worker(job.index, proc, results))
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    return workers
-
-
-def _wait(workers: list[_Worker], stop: Any, progress: Progress | None) -> None:
-    """Until every worker has an outcome, drawing the progress line. Once a worker fails or
-    `stop` is set (ctrl-c), the others are stopped; any still running STOP_GRACE s later are
-    killed."""
-    deadline: float | None = None
-    next_draw = time.monotonic() + progress.every if progress else float("inf")
-    while pending := [w for w in workers if not w.poll()]:
-        now = time.monotonic()
-        failed = any(w.outcome and w.outcome[0] != "done" for w in workers)
-        if deadline is None and (failed or stop.value):
-            stop.value = 1
-            deadline = now + STOP_GRACE
-        if deadline is not None and now >= deadline:
-            for w in pending:
-                w.kill()
-            continue
-        if progress is not None and now >= next_draw:
-            progress.draw()
-            next_draw = now + progress.every
-        wake = min(next_draw, deadline if deadline is not None else float("inf"))
-        wait([w.results for w in pending] + [w.proc.sentinel for w in pending],
-             timeout=None if wake == float("inf") else max(0.0, wake - now))
-
-
-def _kill(workers: list[_Worker]) -> None:
-    for w in workers:
-        w.proc.join(timeout=1.0 if w.outcome else 0)  # one that answered is on its way out
-        if w.proc.is_alive():
-            w.kill()
-        w.results.close()
-
-
 # -- in the worker -----------------------------------------------------------------------------
 def _work(job: _Job, counts: Any, stop: Any, results: Connection) -> None:
     """A worker process: play its share of the games and send back its outcome."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (inherited already; see _start)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (inherited already; see pool.start)
     outcome: Outcome
     try:
         for module in job.modules:

@@ -68,3 +68,18 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert main(["league", "impostor", "--models", "random",
                  "--games-per-experiment", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+    assert main(["league", "impostor", "--models", "random", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+
+
+def test_two_workers_play_the_same_grid_as_one_process(tmp_path):
+    """--workers 2 shares the games out to two processes writing to one database: the same
+    figures as one process; a rerun on either database plays nothing."""
+    one = _grid(tmp_path, "one", "--models", "scripted:describer", "random", "--db",
+                str(tmp_path / "one.db"), *SMALL)
+    two = _grid(tmp_path, "two", "--models", "scripted:describer", "random", "--db",
+                str(tmp_path / "two.db"), "--workers", "2", *SMALL)
+    assert two["played"] == 28 and two["figures"] == one["figures"]
+    again = _grid(tmp_path, "again", "--models", "scripted:describer", "random", "--db",
+                  str(tmp_path / "two.db"), "--workers", "2", *SMALL)
+    assert again["played"] == 0 and again["figures"] == one["figures"]
