@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from engine.aggregate import Sum, Totals
@@ -284,3 +284,39 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+class Matches:
+    """The games to play, up to `concurrency` at once, each on its own table (as `sim.Games`,
+    with each game's own seats and seed); the store keeps the outcomes."""
+
+    def __init__(self, server: Server, pending: Sequence[Any], on_bot_failure: str) -> None:
+        self.server = server
+        self.on_bot_failure = on_bot_failure
+        self._next = iter(pending)  # shared by the tasks: each takes the next game
+        self.total = len(pending)
+        self.playing: set[Table] = set()
+        self.done = 0
+        self.actions = 0  # of the games done
+
+    async def play(self, concurrency: int) -> None:
+        await run_workers(self._worker, min(concurrency, self.total))
+
+    def counts(self) -> tuple[int, int]:
+        """Games done and actions so far (the games still playing included)."""
+        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
+
+    async def _worker(self) -> None:
+        for match in self._next:
+            table = self.server.create_table(match.env_id, match.preset, match.overrides,
+                                             list(match.specs), match.seed,
+                                             self.on_bot_failure)
+            self.playing.add(table)
+            try:
+                await table.start()
+                await table.done.wait()
+            finally:
+                self.playing.discard(table)
+            self.done += 1
+            self.actions += table.game.step if table.game else 0
+            self.server.tables.pop(table.id, None)  # the store has it: drop table and game

@@ -32,13 +32,12 @@ from bots.registry import BotSpecError, make_bot
 from engine.core import Config, Env, Result
 from server.net.app import Server
 from server.reports.league import StoredGame
-from server.runs.games import SCRATCH_DB, run_workers
+from server.runs.games import SCRATCH_DB, Matches
 from server.runs.league_workers import play_in_workers
 from server.runs.progress import Progress
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.seating import split_spec
-from server.tables.table import Table
 from server.wire import protocol as p
 
 GameKey = tuple[str, int, tuple[str, ...]]  # (env id, seed, identity at each seat)
@@ -259,39 +258,3 @@ async def stored_games(store: Store, tag: str) -> dict[GameKey, StoredGame]:
                 g["id"], Result.from_json(json.loads(g["result"])),
                 json.loads(g["metrics"] or "{}"))
             for g in games}
-
-
-class Matches:
-    """The games to play, up to `concurrency` at once, each on its own table (as `sim.Games`,
-    with each game's own seats and seed); the store keeps the outcomes."""
-
-    def __init__(self, server: Server, pending: Sequence[Match], on_bot_failure: str) -> None:
-        self.server = server
-        self.on_bot_failure = on_bot_failure
-        self._next = iter(pending)  # shared by the tasks: each takes the next game
-        self.total = len(pending)
-        self.playing: set[Table] = set()
-        self.done = 0
-        self.actions = 0  # of the games done
-
-    async def play(self, concurrency: int) -> None:
-        await run_workers(self._worker, min(concurrency, self.total))
-
-    def counts(self) -> tuple[int, int]:
-        """Games done and actions so far (the games still playing included)."""
-        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
-
-    async def _worker(self) -> None:
-        for match in self._next:
-            table = self.server.create_table(match.env_id, match.preset, match.overrides,
-                                             list(match.specs), match.seed,
-                                             self.on_bot_failure)
-            self.playing.add(table)
-            try:
-                await table.start()
-                await table.done.wait()
-            finally:
-                self.playing.discard(table)
-            self.done += 1
-            self.actions += table.game.step if table.game else 0
-            self.server.tables.pop(table.id, None)  # the store has it: drop table and game

@@ -1,6 +1,6 @@
 """A league's games shared out to N processes (`--workers N`), one core each: worker i plays the
 pending games k with k % N == i through the same table driver and store as one process
-(`league_runner.Matches`), all writing to one database file under the league's tag, so the
+(`games.Matches`), all writing to one database file under the league's tag, so the
 parent finds them there as it finds a one-process run's. The parent voids what a killed run left
 running before the workers start (a worker never does: it would void the others' games). Without
 --db the file lives in a temporary folder for the run. The process pool is `server/runs/pool.py`.
@@ -18,8 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.net.app import Server
+from server.runs.games import Matches
 from server.runs.pool import Outcome, kill_all, start, supervise
 from server.runs.progress import Progress
+from server.store.store import Store
+from server.tables.policy import BotPolicy
 
 POLL = 0.1  # seconds between a worker's count updates (and looks for a stop request)
 
@@ -31,7 +35,7 @@ class Share:
     index: int
     db: str
     tag: str
-    matches: tuple[Any, ...]  # its league_runner.Match-es
+    matches: tuple[Any, ...]  # its share of the league's Match-es
     on_bot_failure: str
     concurrency: int
     rated: bool
@@ -78,11 +82,6 @@ def _play_share(share: Share, counts: Any, stop: Any, results: Any) -> None:
 async def _play(share: Share, counts: Any, stop: Any) -> bool:
     """Play this worker's games; True when it was stopped before the end (its games in
     flight are voided, as one process voids them)."""
-    from server.net.app import Server
-    from server.runs.league_runner import Matches
-    from server.store.store import Store
-    from server.tables.policy import BotPolicy
-
     server = Server(share.db, durability="game", instance=share.tag,
                     bot_policy=BotPolicy.command_line(), rated=share.rated)
     server.store = await Store.open(share.db, share.tag)
