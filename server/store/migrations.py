@@ -178,4 +178,10 @@ MIGRATIONS: list[str] = [
         transcript TEXT NOT NULL, usage TEXT, created REAL NOT NULL,
         PRIMARY KEY (game_id, seat));
     """,
+    # Issue 26: people appear in exports and reports under a pseudonym (server/store/
+    # pseudonyms.py), an HMAC under a key only this database holds; SQLite's randomblob is a
+    # CSPRNG, so the key is drawn here and a read-only export finds it.
+    """
+    INSERT OR IGNORE INTO settings (key, value) VALUES ('pseudonym_key', hex(randomblob(32)));
+    """,
 ]
