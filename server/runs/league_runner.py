@@ -62,7 +62,7 @@ class LeagueError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     """One scheduled game: a table of bots, one spec per seat (or ROLE=SPEC), and its seed."""
 
@@ -262,16 +262,20 @@ def _scheduled(stored: Mapping[GameKey, int], matches: Sequence[Match],
 
 async def stored_ids(store: Store, tag: str) -> dict[GameKey, int]:
     """The finished games under the tag by (env, seed, seat identities): their ids, the
-    latest one should there be two."""
-    where = "instance = ? AND status = 'finished'"
-    seats: dict[int, list[str]] = defaultdict(list)
-    for row in await store.fetch(f"SELECT game_id, identity FROM seats WHERE game_id IN "
-                                 f"(SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
-                                 (tag,)):
-        seats[row["game_id"]].append(row["identity"])
-    return {(g["env"], int(g["seed"]), tuple(seats.pop(g["id"]))): g["id"]
-            for g in await store.fetch(f"SELECT id, env, seed FROM games WHERE {where} "
-                                       f"ORDER BY id", (tag,))}
+    latest one should there be two. Read row by row: a league may hold 90,000 games."""
+    def read(conn: sqlite3.Connection) -> dict[GameKey, int]:
+        where = "instance = ? AND status = 'finished'"
+        seats: dict[int, list[str]] = defaultdict(list)
+        names: dict[str, str] = {}  # one string per identity (a league has a few)
+        for game_id, identity in conn.execute(
+                f"SELECT game_id, identity FROM seats WHERE game_id IN (SELECT id FROM games "
+                f"WHERE {where}) ORDER BY game_id, seat", (tag,)):
+            seats[game_id].append(names.setdefault(identity, identity))
+        return {(env, int(seed), tuple(seats.pop(game_id))): game_id
+                for game_id, env, seed in conn.execute(
+                    f"SELECT id, env, seed FROM games WHERE {where} ORDER BY id", (tag,))}
+
+    return await store.read_with(read)
 
 
 async def load_games(store: Store, ids: Mapping[Match, int]) -> dict[Match, StoredGame]:
