@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from server.store.location import DB_HELP
@@ -57,7 +57,7 @@ def since(text: str | None) -> float | None:
         return None
     found = datetime.fromisoformat(text)
     if found.tzinfo is None:
-        found = found.replace(tzinfo=timezone.utc)
+        found = found.replace(tzinfo=UTC)
     return found.timestamp()
 
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from engine.registry import env_ids, get
     from server.reports.comparison import NoSuchGroup, compare, render_comparison
     from server.reports.export import connect, database
-    from server.reports.outfile import Refused
+    from server.reports.outfile import Refused, write_out
     from server.store.pseudonyms import PseudonymKeyMissing
 
     try:
@@ -92,5 +92,5 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 2
     finally:
         conn.close()
-    print(render_comparison(found, args.format))
-    return 0
+    text = render_comparison(found, args.format) + "\n"
+    return 0 if write_out(None, lambda stream: stream.write(text)) else 141

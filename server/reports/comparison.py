@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -118,7 +119,14 @@ class Comparison:
                 "left_out_groups": [asdict(g) for g in self.left_out_groups],
                 "left_out": self.left_out, "filters": self.filters,
                 "metrics": [asdict(m) for m in self.metrics],
-                "rows": [asdict(r) for r in self.rows], "tests": [asdict(t) for t in self.tests]}
+                "rows": [asdict(r) for r in self.rows],
+                "tests": [_finite(asdict(t)) for t in self.tests]}
+
+
+def _finite(test: dict[str, Any]) -> dict[str, Any]:
+    """JSON has no infinity: an odds ratio over an empty cell is written as null."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v
+            for k, v in test.items()}
 
 
 @dataclass

@@ -12,9 +12,9 @@ from engine.rating_estimation import published as rating_estimation
 from engine.review_decision import published as review_decision
 from engine.social_graph import published as social_graph
 from engine.socialmaze_published import Task
+from engine.user_profile import published as user_profile
 from server.reports.stats import rate as rate_estimate
 from server.reports.tables import share, with_interval
-from engine.user_profile import published as user_profile
 
 # Each SocialMaze task's report, in the order the reports list them (the paper's numbers are
 # its env package's published.py)

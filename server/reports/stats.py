@@ -111,7 +111,7 @@ def compare_rates(successes_a: float, trials_a: int, successes_b: float, trials_
         return Difference("Fisher's exact", None, "odds ratio", None, None, warning)
     odds, p = fisher_exact(table)
     return Difference("Fisher's exact", successes_a / trials_a - successes_b / trials_b,
-                      "odds ratio", float(odds), float(p), warning)
+                      "odds ratio", None if np.isnan(odds) else float(odds), float(p), warning)
 
 
 def compare_ratios(a: tuple[Sequence[float], Sequence[float]],
