@@ -21,16 +21,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "report", help="people beside models on an environment's paper metrics",
         description="Compare people, models and scripted bots on the paper metrics of one "
                     "environment's stored games: per metric (and role, where the game has "
-                    "roles) each group's games, value and 95%% interval (Wilson for rates, a "
+                    "roles) each group's games, value and 95% interval (Wilson for rates, a "
                     "seeded bootstrap for means and ratios) beside the paper's numbers, and "
                     "people against each bot by Fisher's exact test (rates) or a permutation "
                     "test (means, ratios) with the effect size and a warning when the sample "
                     "is too small. Only games with one preset, config and rules version are "
-                    "pooled: the most played unless --preset/--config say which. People are "
+                    "pooled: the most played unless --preset/--config-hash say which. People are "
                     "named by pseudonym unless --names. Read-only: safe beside a server.")
     p.add_argument("env", metavar="ENV", help="the environment (see `parlor envs`)")
     p.add_argument("--preset", default=None, help="pool the games of this preset")
-    p.add_argument("--config", default=None, metavar="HASH",
+    p.add_argument("--config-hash", default=None, metavar="HASH",
                    help="pool the games of this config (its hash, as the report prints it)")
     p.add_argument("--by", default="identity", choices=BY,
                    help="a row per person, model and scripted bot (identity, the default) or "
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"parlor report: {e}", file=sys.stderr)
         return 2
     try:
-        found = compare(conn, args.env, preset=args.preset, config=args.config, by=args.by,
+        found = compare(conn, args.env, preset=args.preset, config=args.config_hash, by=args.by,
                         since=start, pool=args.pool, exclude_defaulted=args.exclude_defaulted,
                         names=args.names, seed=args.seed)
     except (NoSuchGroup, PseudonymKeyMissing) as e:

@@ -39,7 +39,7 @@ KIND_ROWS = {PERSON: "people", MODEL: "models", SCRIPTED: "scripted bots"}
 
 
 class NoSuchGroup(LookupError):
-    """--preset or --config named settings no stored game of the env was played with."""
+    """--preset or --config-hash named settings no stored game of the env was played with."""
 
 
 @dataclass(frozen=True)

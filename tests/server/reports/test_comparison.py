@@ -5,7 +5,6 @@ closed formula, Fisher's p by summing the hypergeometric probabilities, Cohen's 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import sqlite3
@@ -14,7 +13,7 @@ import pytest
 
 from engine.registry import env_ids, get
 from server.cli import main
-from server.reports.comparison import compare, config_hash
+from server.reports.comparison import compare
 from server.reports.export import connect
 from server.store.pseudonyms import Pseudonyms
 from server.store.store import Store
@@ -192,14 +191,21 @@ async def test_socialgrid_crew_metrics_and_detection_by_role(tmp_path, capsys):
     assert tp["value"] == pytest.approx(sum(m["tp"] for m in crew) / len(crew))
     votes = [m for _, kind, m, _, r in seats if kind == "human" and r == "crewmate"
              and m["votes"]]
-    if votes:
-        detection = rows(found, "votes_correct", "crewmate")["people"]
-        assert detection["value"] == pytest.approx(sum(m["votes_correct"] for m in votes)
-                                                   / sum(m["votes"] for m in votes))
+    assert votes  # the fixture's meetings come often enough for votes
+    detection = rows(found, "votes_correct", "crewmate")["people"]
+    assert detection["value"] == pytest.approx(sum(m["votes_correct"] for m in votes)
+                                               / sum(m["votes"] for m in votes))
     assert report(capsys, db, "socialgrid", "--pool", "bots")["left_out"] == {
         "void": 0, "not in the bots pool": 6}
     # the paper's Table 1 beside the league presets only
     assert not [r for r in found["rows"] if r["kind"] == "paper"]
+    store = await Store.open(db)
+    await store_game(store, "socialgrid", "league-10x10", 99, [person("alice"),
+                     *[bot("random")] * 6], overrides={"max_steps": 60})
+    await store.close()
+    league = report(capsys, db, "socialgrid", "--preset", "league-10x10")
+    assert rows(league, "win", "crewmate")["GPT-OSS-120B"]["value"] == pytest.approx(0.194)
+    assert rows(league, "win", "impostor")["GPT-OSS-120B"]["value"] == pytest.approx(0.985)
 
 
 async def test_impostor_roles_and_the_papers_numbers(tmp_path, capsys):
@@ -245,33 +251,3 @@ async def test_every_env_reports(tmp_path):
         assert found.group is not None and found.group.games == 2, env_id
         assert any(r.kind == "people" for r in found.rows), env_id
     conn.close()
-
-
-async def test_formats_and_bad_input(tmp_path, capsys):
-    db = tmp_path / "f.db"
-    store = await Store.open(db)
-    for seed in range(3):
-        await store_game(store, "three-player-ipd", "paper", seed,
-                         [person("alice"), bot("random"), bot(MODEL)])
-    await store.close()
-    for fmt, sign in (("table", "Won (rate)"), ("md", "| who |"), ("csv", "metric,role,who")):
-        assert await asyncio.to_thread(main, ["report", "three-player-ipd", "--db", str(db),
-                                              "--format", fmt]) == 0
-        assert sign in capsys.readouterr().out
-    conn = sqlite3.connect(db)
-    stored = conn.execute("SELECT config FROM games").fetchone()[0]
-    conn.close()
-    assert main(["report", "three-player-ipd", "--db", str(db), "--config",
-                 config_hash(stored)[:6]]) == 0
-    capsys.readouterr()
-    for argv, says in ((["chess"], "unknown environment 'chess'"),
-                       (["three-player-ipd", "--preset", "long"], "no stored games"),
-                       (["three-player-ipd", "--since", "soon"], "--since must be a date"),
-                       (["three-player-ipd", "--db", str(tmp_path / "none.db")],
-                        "no database at")):
-        argv = [*argv, "--db", str(db)] if "--db" not in argv else argv
-        assert main(["report", *argv]) == 2
-        err = capsys.readouterr().err
-        assert says in err and "Traceback" not in err
-    assert main(["report", "three-player-ipd", "--db", str(db), "--since", "2999-01-01"]) == 0
-    assert "no finished games" in capsys.readouterr().out
