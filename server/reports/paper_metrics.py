@@ -15,7 +15,7 @@ from engine.amongagents.published import TABLE_1 as AMONG_TABLE_1
 from engine.impostor.published import SELF_DECLARATION, TABLE1_COLUMNS
 from engine.impostor.published import TABLE1 as IMPOSTOR_TABLE1
 from engine.socialgrid.published import TABLE1 as GRID_TABLE1
-from engine.socialmaze_published import table8
+from server.reports.maze_tables import TASKS
 
 RATE, MEAN, RATIO = "rate", "mean", "ratio"
 
@@ -101,8 +101,9 @@ def references(env_id: str, preset: str | None, metric: Metric, role: str | None
     reports TrueSkill posteriors of its competition, no per-metric numbers) and any metric the
     paper did not report."""
     if env_id in _TABLE8 and metric.key == _TABLE8[env_id]:
-        return [Reference(who, value / 100, "SocialMaze Table 8")
-                for who, value in table8(env_id).items() if value is not None]
+        task = TASKS[env_id]
+        return [Reference(who, value / 100, f"SocialMaze Table 8, {task.note}")
+                for who, value in task.published.items() if value is not None]
     if env_id == "impostor":
         return _impostor(metric.key, role)
     if env_id == "socialgrid" and metric.key == "win" and preset in GRID_TABLE1:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 FORMATS = ("table", "csv", "json", "md")
 NONE = "—"
+_NUMBER = re.compile(r"[-+]?[\d.]|—$")  # a cell that reads as a figure: right-aligned
 
 
 def share(value: Any, places: int = 1) -> str:
@@ -58,7 +60,8 @@ def render(columns: Mapping[str, str], rows: Sequence[Mapping[str, Any]], fmt: s
                           *("| " + " | ".join(c.replace("|", "\\|") for c in line) + " |"
                             for line in shown)])
     widths = [max(len(h), *(len(line[i]) for line in shown)) for i, h in enumerate(heads)]
-    right = [all(_numeric(r.get(k)) for r in rows) and rows for k in keys]
+    right = [bool(shown) and all(_NUMBER.match(line[i]) for line in shown)
+             for i in range(len(keys))]
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(c.rjust(w) if r else c.ljust(w)
@@ -70,7 +73,3 @@ def _cell(value: Any, text: Any) -> str:
     if text is not None:
         return text(value)
     return NONE if value is None else str(value)
-
-
-def _numeric(value: Any) -> bool:
-    return value is None or isinstance(value, (int, float))
