@@ -20,9 +20,9 @@ import numpy as np
 from scipy.stats import chi2_contingency
 from scipy.stats.contingency import association
 from statsmodels.stats.contingency_tables import Table2x2
-from statsmodels.stats.proportion import proportion_confint
 
 from engine.core import derive_seed
+from engine.evaluation import wilson_interval
 from engine.impostor.config import HOMOGENEOUS, MODES, PLAYERS
 from engine.impostor.rules import WIN_CONDITIONS
 from engine.impostor.words import TIERS
@@ -36,14 +36,6 @@ Row = Mapping[str, Any]  # grid.grid_row: experiment, mode, tier, seat_models, g
 
 
 # ------------------------------------------------------------------------------ intervals, tests
-def wilson(successes: int, trials: int) -> tuple[float, float] | None:
-    """The 95% Wilson score interval of a proportion (statsmodels); None without trials."""
-    if trials <= 0:
-        return None
-    low, high = proportion_confint(successes, trials, alpha=ALPHA, method="wilson")
-    return float(low), float(high)
-
-
 def itt(rates: np.ndarray) -> np.ndarray:
     """The pseudo-arm ITT (spec §7): middle speakers (positions 2, 3) against the status-quo
     uniform mix, (p2 + p3 - p0 - p1) / 4, over the last axis of per-position win rates."""
@@ -164,7 +156,7 @@ class _Mean:
 
 
 def _rate_with_interval(name: str, successes: int, trials: int) -> dict[str, Any]:
-    interval = wilson(successes, trials)
+    interval = wilson_interval(successes, trials)
     return {f"{name}_games": trials,
             f"{name}_win_rate": successes / trials if trials else None,
             f"{name}_win_rate_low": interval[0] if interval else None,
@@ -519,4 +511,4 @@ def report(rows: Iterable[Row], *, resamples: int = RESAMPLES, seed: int = 0
 
 __all__ = ["ALL", "RESAMPLES", "Tally", "block_bootstrap", "cell_summary", "chi_square", "itt",
            "mode_odds_ratios", "model_summary", "odds_ratio", "outcome_tests", "report",
-           "seat_odds_ratios", "wilson"]
+           "seat_odds_ratios"]

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from engine.core import derive_seed
+from engine.evaluation import wilson_interval as wilson
 from engine.impostor.grid import build_grid, grid_games, grid_row
 from engine.impostor.metrics import game_metrics
 from engine.impostor.published import beside_cells, beside_effects, beside_models, paper_model
@@ -24,7 +25,6 @@ from engine.impostor.statistics import (
     outcome_tests,
     report,
     seat_odds_ratios,
-    wilson,
 )
 from tests.impostor.helpers import ENV, ballot
 
