@@ -43,8 +43,8 @@ from server.net.limits import (
     address_key,
 )
 from server.store import accounts, names, ratings
-from server.store import study as studies
 from server.store import instances as maze_instances
+from server.store import study as studies
 from server.store.store import Store
 from server.tables.outbound import catch_up_message, history_page
 from server.tables.policy import BotPolicy, LimitError, SeatLimits, llm_seats
