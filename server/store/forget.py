@@ -165,8 +165,10 @@ async def _redact_game(store: Store, game_id: int, identity: str, said_name: re.
                        game_id, seat))
         c.execute("UPDATE bot_failures SET transcript = NULL WHERE game_id = ?", (game_id,))
         for ref in refs:  # a prompt text that is no longer this game's, if nobody else uses it
-            used = c.execute("SELECT 1 FROM actions WHERE game_id != ? AND transcript LIKE ? "
-                             "LIMIT 1", (game_id, f"%{ref}%")).fetchone()
+            used = c.execute("SELECT 1 FROM actions WHERE game_id != ?2 AND transcript LIKE ?1 "
+                             "UNION ALL SELECT 1 FROM debriefs WHERE transcript LIKE ?1 "
+                             "UNION ALL SELECT 1 FROM bot_failures WHERE transcript LIKE ?1 "
+                             "LIMIT 1", (f"%{ref}%", game_id)).fetchone()
             if used is None:
                 c.execute("DELETE FROM texts WHERE hash = ?", (ref,))
     await store.write(work)
