@@ -202,12 +202,7 @@ def _replay_redacted(env: Any, record: GameRecord, redact_text: Callable[[int, s
                 report.kept += 1
                 candidate = None
         if candidate is None:
-            if a.outcome == "defaulted":
-                game.act_default(a.seat, a.error or "", meta=a.meta)
-            elif a.outcome == "resigned":
-                game.resign(a.seat, a.error or "", meta=a.meta)
-            else:
-                game.act(a.seat, a.raw, meta=a.meta)
+            env.replay_action(game, a)
             if not _same(game, before, a, stored):
                 raise _Diverged()
             out.append(a)

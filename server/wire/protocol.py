@@ -104,17 +104,7 @@ def _answers(value: Any, where: str) -> None:
     """A study form's answers: field id -> text, number or null (the study checks each)."""
     if not isinstance(value, dict):
         raise _Refusal(BAD_MESSAGE, f"{where} must be an object of field answers")
-    if len(value) > MAX_FORM_ANSWERS:
-        raise _Refusal(TOO_LARGE, f"{where} has more than {MAX_FORM_ANSWERS} answers")
-    for key, item in value.items():
-        if not 0 < len(key) <= MAX_WORD_CHARS:
-            raise _Refusal(BAD_MESSAGE, f"{where} field names must be 1..{MAX_WORD_CHARS} "
-                                        f"characters")
-        if isinstance(item, str):
-            if len(item) > MAX_ANSWER_CHARS:
-                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {MAX_ANSWER_CHARS} characters")
-        elif item is not None and (isinstance(item, bool) or not isinstance(item, (int, float))):
-            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be text, a number or null")
+    _flat_fields(value, where, MAX_FORM_ANSWERS, MAX_ANSWER_CHARS, booleans=False)
 
 
 def _action(value: Any, where: str) -> None:
@@ -125,18 +115,27 @@ def _action(value: Any, where: str) -> None:
         return
     if not isinstance(value, dict):
         raise _Refusal(BAD_MESSAGE, f"{where} must be text or an object of field values")
-    if len(value) > MAX_ACTION_FIELDS:
-        raise _Refusal(TOO_LARGE, f"{where} has more than {MAX_ACTION_FIELDS} fields")
+    _flat_fields(value, where, MAX_ACTION_FIELDS, MAX_ACTION_CHARS, booleans=True)
+
+
+def _flat_fields(value: dict[str, Any], where: str, max_fields: int, max_chars: int, *,
+                 booleans: bool) -> None:
+    """An object of at most `max_fields` named scalars: strings of at most `max_chars`,
+    numbers, null, and booleans if allowed."""
+    if len(value) > max_fields:
+        raise _Refusal(TOO_LARGE, f"{where} has more than {max_fields} fields")
+    scalars = (bool, int, float) if booleans else (int, float)
     for key, item in value.items():
         if not 0 < len(key) <= MAX_WORD_CHARS:
             raise _Refusal(BAD_MESSAGE, f"{where} field names must be 1..{MAX_WORD_CHARS} "
                                         f"characters")
         if isinstance(item, str):
-            if len(item) > MAX_ACTION_CHARS:
-                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {MAX_ACTION_CHARS} characters")
-        elif item is not None and not isinstance(item, (bool, int, float)):
-            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be a string, number, boolean or "
-                                        f"null")
+            if len(item) > max_chars:
+                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {max_chars} characters")
+        elif item is not None and (not isinstance(item, scalars) or
+                                   (not booleans and isinstance(item, bool))):
+            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be a string, number, "
+                                        f"{'boolean ' if booleans else ''}or null")
 
 
 _TABLE_ID = _text(MAX_TABLE_ID_CHARS)
