@@ -3,8 +3,13 @@ current consent text; the answer is stored with the text's hash and the server's
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
+import sqlite3
 
+from server.cli import main
+from server.store.pseudonyms import Pseudonyms, pseudonym
 from server.store.study import parse_study
 from tests.server.conftest import Client
 from tests.server.net.test_play import play_until_over, rows
@@ -29,7 +34,8 @@ You play games; we keep your moves.
 """
 
 
-async def test_no_game_before_agreeing_and_the_agreement_carries_hash_and_time(make_server):
+async def test_no_game_before_agreeing_and_the_agreement_carries_hash_and_time(make_server,
+                                                                               capsys):
     study = parse_study(STUDY)
     server = await make_server(study=study)
     ada = await Client.connect(server.url, "ada")
@@ -82,6 +88,20 @@ async def test_no_game_before_agreeing_and_the_agreement_carries_hash_and_time(m
     assert answers[1]["answers"] == '{"age": 30, "english": "fluent"}'
     game = rows(server.db_path, "SELECT started FROM games WHERE id = 2")[0]  # ada's game
     assert answers[0]["answered_at"] <= answers[1]["answered_at"] <= game["started"]
+
+    # The host's list: one row per person, by the study's pseudonym; a name only if asked.
+    db = server.db_path
+    assert await asyncio.to_thread(main, ["study", "consents", "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    person = pseudonym(Pseudonyms(sqlite3.connect(db))._key, "human:ada", "pilot")
+    assert out[0] == "person,study,status,consent_hash,answered_at,age,english"
+    assert out[1].startswith(f"{person},pilot,agreed,{study.consent_hash},")
+    assert out[1].endswith(",30,fluent") and "ada" not in "\n".join(out)
+    assert await asyncio.to_thread(main, ["study", "consents", "--db", db, "--format", "json",
+                                          "--names"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["person"], r["name"], r["answers"]) for r in listed] == [
+        (person, "ada", {"age": 30, "english": "fluent"})]
 
 
 async def test_a_changed_consent_text_asks_again(make_server, tmp_path):
