@@ -8,9 +8,9 @@ What it does (docs/operations.md, "Forgetting a person", says it for hosts):
   ratings over. Their consent records keep the text's hash and time; the form's answers go.
 - Text they wrote at a table (chat lines, speeches, descriptions, free-text answers) is replaced
   by "[removed]", and the name wherever another player's text says it. Replayable stays exact:
-  each such action is tried with the marker in its place on a copy of the game, replayed from
-  its seed, and kept only if the rules judge it as they judged the original (the same outcome,
-  error class, events and result, text values aside). Then the game's events are written again
+  the game is replayed from its seed with the marker in place of each such text, and a
+  replacement is kept only if the game stays what it was: every action judged as before and
+  every event and the result equal, but for the texts that now hold the marker. Then the game's events are written again
   from that replay, so the stored actions still replay to the stored events. A text the rules
   judged differently with the marker (a Codenames clue, a SocialMaze answer, a description
   refused for saying the secret word) is a move, not talk: it is kept, and counted in the
@@ -24,7 +24,6 @@ What it does (docs/operations.md, "Forgetting a person", says it for hosts):
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import sqlite3
@@ -32,7 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import ActionRecord, Event, GameRecord
+from engine.core import ActionRecord, EngineError, Event, GameRecord
 from server.store import names
 from server.store.pseudonyms import pseudonym, pseudonym_key
 from server.store.store import Store, event_rows
@@ -180,37 +179,59 @@ class _Diverged(Exception):
 
 def _replay_redacted(env: Any, record: GameRecord, redact_text: Callable[[int, str], str],
                      report: Report) -> tuple[Any, list[ActionRecord]]:
-    """Replay `record` from its seed, with each redactable action's text replaced where the
-    rules judge the replacement as they judged the original; the game and the actions."""
+    """Replay `record` from its seed with as many redacted texts as keep the game what it was;
+    the game and its actions as they now stand. Every replacement is tried at once; where the
+    replay strays (a move's effect may show later: a simultaneous round resolves on another
+    seat's move), the latest replacement at or before that point is narrowed (a structured
+    move's fields one at a time) or given up, and the game replayed again."""
+    options = {i: iter(_variants(a, c)) for i, a in enumerate(record.actions)
+               if a.outcome not in ("defaulted", "resigned")
+               and (c := _redacted_action(a, redact_text)) is not None}
+    accepted = {i: next(variants) for i, variants in options.items()}
+    while True:
+        game, strays_at = _replay_with(env, record, accepted)
+        if strays_at is None:
+            break
+        tried = [i for i in accepted if i <= strays_at]
+        if not tried:
+            raise _Diverged()  # it strays with every text as it was
+        culprit = max(tried)
+        narrower = next(options[culprit], None)
+        if narrower is None:
+            del accepted[culprit]
+        else:
+            accepted[culprit] = narrower
+    report.removed += len(accepted)
+    report.kept += len(options) - len(accepted)
+    return game, [accepted.get(i, a) for i, a in enumerate(record.actions)]
+
+
+def _replay_with(env: Any, record: GameRecord, replaced: Mapping[int, ActionRecord]
+                 ) -> tuple[Any, int | None]:
+    """The game replayed with some actions replaced, and the index of the first action where
+    it strays from the stored game (len(actions) if only its end does), or None."""
     game = env.new_game(env.Config.from_json(record.config), record.seed, record.players)
-    out: list[ActionRecord] = []
     stored = record.events
-    for a in record.actions:
+    for i, a in enumerate(record.actions):
         before = game.event_count
-        candidate = None if a.outcome in ("defaulted", "resigned") else \
-            _redacted_action(a, redact_text)
-        if candidate is not None:
-            for trial_action in _variants(a, candidate):
-                trial = copy.deepcopy(game)
-                trial.act(a.seat, trial_action.raw, meta=a.meta)
-                if _same(trial, before, a, stored):
-                    game = trial
-                    out.append(trial_action)
-                    report.removed += 1
-                    break
-            else:
-                report.kept += 1
-                candidate = None
-        if candidate is None:
-            env.replay_action(game, a)
-            if not _same(game, before, a, stored):
-                raise _Diverged()
-            out.append(a)
+        try:
+            env.replay_action(game, replaced.get(i, a))
+        except EngineError:
+            return game, i
+        last = game.last_action()
+        if last is None or (last.outcome, last.category, last.fatal, last.step, last.seat) != \
+                (a.outcome, a.category, a.fatal, a.step, a.seat):
+            return game, i
+        if not _matches([_event(e) for e in game.events[before:]],
+                        [_event(e) for e in stored[before:game.event_count]]):
+            return game, i
     if record.aborted is not None and not game.over:
         game.abort(record.aborted)
-    if [_shape(e) for e in game.events] != [_shape(e) for e in stored]:
-        raise _Diverged()
-    return game, out
+    result = game.result.to_json() if game.result else None
+    if not _matches([_event(e) for e in game.events], [_event(e) for e in stored]) or \
+            not _matches(result, record.result.to_json() if record.result else None):
+        return game, len(record.actions)
+    return game, None
 
 
 def _variants(a: ActionRecord, candidate: ActionRecord) -> list[ActionRecord]:
@@ -218,32 +239,24 @@ def _variants(a: ActionRecord, candidate: ActionRecord) -> list[ActionRecord]:
     out = [candidate]
     if isinstance(a.raw, Mapping):
         out += [_with_raw(a, {**a.raw, k: candidate.raw[k]}) for k in a.raw
-                if candidate.raw[k] != a.raw[k] and len(out) < 9]
-    return out
+                if candidate.raw[k] != a.raw[k]]
+    return out if len(out) != 2 else out[:1]  # one field: the same replacement
 
 
-def _same(game: Any, before: int, a: ActionRecord, stored: list[Event]) -> bool:
-    """The last action as the stored one was judged, and its events as stored, texts aside."""
-    last = game.last_action()
-    if last is None or (last.outcome, last.category, last.fatal, last.step, last.seat) != \
-            (a.outcome, a.category, a.fatal, a.step, a.seat):
-        return False
-    new = game.events[before:]
-    return [_shape(e) for e in new] == [_shape(e) for e in stored[before:before + len(new)]]
+def _event(e: Event) -> Any:
+    return [e.seq, e.step, e.type, e.data, e.visible_to, e.clock]
 
 
-def _shape(e: Event) -> Any:
-    return (e.seq, e.step, e.type, _untexted(e.data), e.visible_to, _untexted(e.clock))
-
-
-def _untexted(value: Any) -> Any:
-    if isinstance(value, str):
-        return str
-    if isinstance(value, Mapping):
-        return {k: _untexted(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_untexted(v) for v in value]
-    return value
+def _matches(replayed: Any, stored: Any) -> bool:
+    """Equal, but for texts the replay holds a MARKER in (what was said, redacted)."""
+    if isinstance(replayed, str) and isinstance(stored, str):
+        return replayed == stored or MARKER in replayed
+    if isinstance(replayed, Mapping) and isinstance(stored, Mapping):
+        return replayed.keys() == stored.keys() and all(_matches(replayed[k], stored[k])
+                                                        for k in replayed)
+    if isinstance(replayed, (list, tuple)) and isinstance(stored, (list, tuple)):
+        return len(replayed) == len(stored) and all(map(_matches, replayed, stored))
+    return replayed == stored
 
 
 def _redacted_action(a: ActionRecord, redact_text: Callable[[int, str], str]
