@@ -20,6 +20,9 @@ DECLINED = ("You declined: you cannot play in this study on this server. You may
             "and agree.")
 
 
+READING = "↑↓ PgUp PgDn scroll the text. a: agree and take part; d: decline."
+
+
 class ConsentScreen(ParlorScreen):
     KIND = "consent"
     BINDINGS = [
@@ -67,6 +70,7 @@ class ConsentScreen(ParlorScreen):
             self._note(DECLINED)
         else:
             self._set_stage("reading")
+            self._note(READING)
 
     def _set_stage(self, stage: str) -> None:
         self.stage = stage
@@ -84,7 +88,7 @@ class ConsentScreen(ParlorScreen):
     def action_agree(self) -> None:
         if self.stage == "declined":  # read it again first
             self._set_stage("reading")
-            self._note("")
+            self._note(READING)
             return
         study = self.session.study or {}
         if "consent_hash" not in study or "consent" not in study:
@@ -113,7 +117,7 @@ class ConsentScreen(ParlorScreen):
         for old in self.query(StudyForm):
             old.remove()
         self.query_one("#consent-text").display = True
-        self._note("")
+        self._note(READING)
         self._set_stage("reading")
         self.query_one("#consent-body").focus()
 
