@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.chat import clean_chat
 from engine.core import ActionRecord, EngineError, Event, GameRecord
 from server.store import names
 from server.store.pseudonyms import pseudonym, pseudonym_key
@@ -111,6 +112,7 @@ async def _redact_game(store: Store, game_id: int, identity: str, said_name: re.
                                              "identity = ?", (game_id, identity))}
     record = await store.load_record(game_id)
     assert record is not None
+
     def redact_text(seat: int, text: str) -> str:
         if seat in seats:
             return MARKER if text.strip() else text
@@ -129,11 +131,15 @@ async def _redact_game(store: Store, game_id: int, identity: str, said_name: re.
         events = None
     changed = [(i, a) for i, (a, b) in enumerate(zip(actions, record.actions, strict=True))
                if a.raw != b.raw]
-    removed = [text for i, _ in changed if record.actions[i].seat in seats
-               for text in _strings(record.actions[i].raw)]
+    # Their texts as typed, and as the rules keep what is said (engine/chat.py's cleaning).
+    removed = [form for i, _ in changed if record.actions[i].seat in seats
+               for text in _strings(record.actions[i].raw)
+               for form in (text, clean_chat(text, len(text)))]
     if events is None:
         events = [Event(e.seq, e.step, e.type, _replace(e.data, removed, said_name), e.visible_to,
                         e.clock) for e in record.events]
+    else:  # their texts as the others saw them (cleaned by the rules): what prompts quote
+        removed += _said(events, record.events)
     transcripts = await store.transcripts(game_id)
     refs: set[str] = set()
     for row in await store.fetch("SELECT transcript FROM actions WHERE game_id = ? AND "
@@ -271,6 +277,25 @@ def _redacted_action(a: ActionRecord, redact_text: Callable[[int, str], str]
 
 def _with_raw(a: ActionRecord, raw: Any) -> ActionRecord:
     return ActionRecord(a.seat, a.step, raw, a.outcome, a.error, a.meta, a.category, a.fatal)
+
+
+def _said(replayed: list[Event], stored: list[Event]) -> list[str]:
+    """The stored event texts that the replay holds as MARKER alone."""
+    found: list[str] = []
+
+    def walk(new: Any, old: Any) -> None:
+        if new == MARKER and isinstance(old, str) and old != MARKER:
+            found.append(old)
+        elif isinstance(new, Mapping) and isinstance(old, Mapping):
+            for k in new.keys() & old.keys():
+                walk(new[k], old[k])
+        elif isinstance(new, (list, tuple)) and isinstance(old, (list, tuple)):
+            for a, b in zip(new, old, strict=False):
+                walk(a, b)
+
+    for new, old in zip(replayed, stored, strict=False):
+        walk(new.data, old.data)
+    return found
 
 
 def _strings(raw: Any) -> list[str]:

@@ -13,7 +13,7 @@ from server.store.forget import MARKER, forget
 from server.store.store import Rows, Store, event_rows
 
 SYSTEM = "You play the three-player iterated prisoner's dilemma. " * 6  # stored once, by hash
-ZELDA_SAYS = "I am zelda9 from Porto, trust me"
+ZELDA_SAYS = "I am zelda9  from\tPorto, trust me"  # cleaned as chat is, when said
 
 
 def _decision(seat: int, verb: str = "cooperate") -> str:
