@@ -28,6 +28,10 @@ label = "English"
 type = "choice"
 choices = ["native", "fluent", "some"]
 required = true
+[[form]]
+id = "note"
+type = "text"
+max_chars = 10
 +++
 # Taking part
 You play games; we keep your moves.
@@ -55,7 +59,7 @@ async def test_no_game_before_agreeing_and_the_agreement_carries_hash_and_time(m
     text = asked["study"]["consent"]
     assert text.startswith("# Taking part") and asked["study"]["status"] == "unanswered"
     assert hashlib.sha256(text.encode()).hexdigest() == asked["study"]["consent_hash"]
-    assert [f["id"] for f in asked["study"]["form"]] == ["age", "english"]
+    assert [f["id"] for f in asked["study"]["form"]] == ["age", "english", "note"]
 
     declined = await ada.request("consent", consent_hash=study.consent_hash, agree=False)
     assert declined["study"]["status"] == "declined"

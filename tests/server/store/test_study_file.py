@@ -7,53 +7,32 @@ import pytest
 
 from server.cli import main
 from server.store.study import StudyError, consent_hash, parse_study
-
-GOOD = """+++
-name = "pilot"
-[[form]]
-id = "age"
-label = "Age"
-type = "number"
-min = 18
-max = 99
-[[form]]
-id = "hand"
-type = "choice"
-choices = ["left", "right"]
-required = true
-[[form]]
-id = "note"
-type = "text"
-max_chars = 10
-+++
-
-# Consent
-Body.
-"""
+from tests.server.net.test_study import STUDY
 
 
 def test_a_study_file_reads_as_its_name_consent_text_and_form():
-    study = parse_study(GOOD)
-    assert study.name == "pilot" and study.consent == "# Consent\nBody."
-    assert study.consent_hash == consent_hash("# Consent\nBody.")
-    assert [f.id for f in study.form] == ["age", "hand", "note"]
-    assert study.form[1].label == "hand"  # the id when no label is given
-    assert study.check_answers({"hand": "left", "age": 30.0, "note": " hi "}) == \
-        {"hand": "left", "age": 30, "note": "hi"}
+    study = parse_study(STUDY)
+    consent = "# Taking part\nYou play games; we keep your moves."
+    assert study.name == "pilot" and study.consent == consent
+    assert study.consent_hash == consent_hash(consent)
+    assert [f.id for f in study.form] == ["age", "english", "note"]
+    assert study.form[2].label == "note"  # the id when no label is given
+    assert study.check_answers({"english": "some", "age": 30.0, "note": " hi "}) == \
+        {"english": "some", "age": 30, "note": "hi"}
 
 
 @pytest.mark.parametrize("answers, problem", [
-    ({}, "hand: an answer is required"),
-    ({"hand": "both"}, "choose one of left, right"),
-    ({"hand": "left", "age": 17}, "a number from 18 to 99"),
-    ({"hand": "left", "age": 30.5}, "a whole number"),
-    ({"hand": "left", "age": True}, "a number is needed"),
-    ({"hand": "left", "note": "x" * 11}, "at most 10 characters"),
-    ({"hand": "left", "shoe": 44}, "no field shoe"),
+    ({}, "English: an answer is required"),
+    ({"english": "none"}, "choose one of native, fluent, some"),
+    ({"english": "some", "age": 17}, "a number from 18 to 99"),
+    ({"english": "some", "age": 30.5}, "a whole number"),
+    ({"english": "some", "age": True}, "a number is needed"),
+    ({"english": "some", "note": "x" * 11}, "at most 10 characters"),
+    ({"english": "some", "shoe": 44}, "no field shoe"),
 ])
 def test_wrong_answers_are_refused_by_field(answers, problem):
     with pytest.raises(StudyError, match=problem):
-        parse_study(GOOD).check_answers(answers)
+        parse_study(STUDY).check_answers(answers)
 
 
 @pytest.mark.parametrize("text, problem", [
