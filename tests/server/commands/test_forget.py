@@ -114,3 +114,18 @@ async def test_forget_removes_the_person_and_keeps_the_game_for_the_others(make_
     assert fresh["type"] == "welcome" and fresh["study"]["status"] == "unanswered"
     for c in (bob, squatter):
         await c.close()
+
+
+async def test_forget_asks_first_and_changes_nothing_unless_told_yes(tmp_path, monkeypatch,
+                                                                      capsys):
+    db = str(tmp_path / "p.db")
+    store = await Store.open(db)
+    await store.claim_name("ada", None, "token-of-ada")
+    await store.close()
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    assert await asyncio.to_thread(main, ["forget", "ada", "--db", db]) == 1
+    assert "Nothing changed" in capsys.readouterr().out
+    assert rows(db, "SELECT name FROM players") == [{"name": "ada"}]
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    assert await asyncio.to_thread(main, ["forget", "ADA", "--db", db]) == 0  # as names match
+    assert [r["name"][:12] for r in rows(db, "SELECT name FROM players")] == ["forgotten-p-"]
