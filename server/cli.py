@@ -11,13 +11,26 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from server.commands import admin, bots, envs, export, league, maze, play, report, serve, sim
+from server.commands import (
+    admin,
+    bots,
+    envs,
+    export,
+    forget,
+    league,
+    maze,
+    play,
+    report,
+    serve,
+    sim,
+    study,
+)
 from server.store.location import DB_HELP
 
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
           "envs": envs, "export": export, "report": report, "maze": maze,
-          "bots": bots}
+          "bots": bots, "study": study, "forget": forget}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -108,6 +108,7 @@ class Session:
     leaderboard_replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     instances: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # stored, by env
     last_error: dict[str, Any] | None = None
+    study: dict[str, Any] | None = None  # `welcome.study`, then the `study` reply
 
     # -- folding server messages ------------------------------------------------------------
     def apply(self, msg: dict[str, Any]) -> None:
@@ -117,6 +118,7 @@ class Session:
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.player = msg.get("player")
+        self.study = msg.get("study")  # the study this server runs: name, hash, our answer
         self.envs = list(msg.get("envs") or [])
         self.bots = msg.get("bots")
         # A (re)connection: requests sent on a previous connection will never be answered.
@@ -127,6 +129,14 @@ class Session:
             gap.ref = None
         # Back at a table we followed: events went by while we were away.
         self._resync = self.table is not None and self.last_seq >= 0
+
+    def _on_study(self, msg: dict[str, Any]) -> None:
+        self.study = msg.get("study")  # whole: its consent text and form too
+
+    @property
+    def consent_needed(self) -> bool:
+        """The server runs a study we have not agreed to (its current text): no game yet."""
+        return bool(self.study) and self.study.get("status") != "agreed"
 
     def _on_envs(self, msg: dict[str, Any]) -> None:
         self.envs = list(msg.get("envs") or [])

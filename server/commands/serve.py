@@ -87,6 +87,11 @@ def add_parser(sub: Any) -> None:
                             "tells its creator the hidden setup: for tests and demos)")
     serve.add_argument("--unrated-same-address", action="store_true",
                        help="do not rate games between people connected from one address")
+    serve.add_argument("--study", default=None, metavar="FILE",
+                       help="run a study: FILE (Markdown with a TOML front matter: the study's "
+                            "name and an optional demographics form) holds the consent text a "
+                            "person must agree to before their first game (docs/operations.md, "
+                            "\"Running a study\")")
     hosting = serve.add_subparsers(dest="serve_command", metavar="{invite,admin-token,backup}",
                                    help="host tasks on the server's database (run beside a "
                                         "running server); with none: run the server")
@@ -155,6 +160,13 @@ def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
                                                  args.max_llm_seats, args.max_llm_seats_per_hour)
     except PolicyError as e:
         parser.error(str(e))
+    if args.study is not None:
+        from server.store.study import StudyError, load_study
+
+        try:
+            args.study_plan = load_study(args.study)
+        except StudyError as e:
+            parser.error(f"--study {args.study}: {e}")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
     for option in ("certfile", "keyfile"):
