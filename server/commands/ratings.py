@@ -111,8 +111,13 @@ def _rebuild(args: argparse.Namespace) -> int:
 def _fit(args: argparse.Namespace) -> int:
     from server.reports.export import connect
     from server.reports.export import database as find_database
-    from server.reports.fitted_ratings import NotFitted, csv_text, fitted_ratings, json_text, \
-        table_text
+    from server.reports.fitted_ratings import (
+        NotFitted,
+        csv_text,
+        fitted_ratings,
+        json_text,
+        table_text,
+    )
     from server.reports.outfile import Refused
     from server.store.pseudonyms import PseudonymKeyMissing
 

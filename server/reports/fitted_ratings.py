@@ -68,9 +68,10 @@ class Fit:
 
 
 def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
-                   resamples: int = RESAMPLES, seed: int = 0, names: bool = False) -> Fit:
+                   resamples: int = RESAMPLES, seed: int = 0, names: bool = False,
+                   alpha: float = pl.ALPHA) -> Fit:
     """The fitted table of `env`'s games in `pool`, best first, read from `conn` (read-only
-    is enough)."""
+    is enough); `alpha` is the prior's strength (server/reports/plackett_luce.py)."""
     if pool not in POOLS:
         raise ValueError(f"unknown pool {pool!r}; pools: {', '.join(POOLS)}")
     scheme = get(env).rating
@@ -105,8 +106,8 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
     if not games:
         return fit
     d = pl.design(len(index), games)
-    theta = pl.fit(d)
-    boot = pl.to_elo(pl.bootstrap(d, resamples, seed, start=theta))
+    theta = pl.fit(d, alpha=alpha)
+    boot = pl.to_elo(pl.bootstrap(d, resamples, seed, alpha, start=theta))
     low, high = np.nanpercentile(boot, [2.5, 97.5], axis=0) if resamples else (
         pl.to_elo(theta), pl.to_elo(theta))
     label = (lambda i, k: i) if names else Pseudonyms(conn).label
@@ -134,8 +135,8 @@ def table_text(fit: Fit) -> str:
     left = ", ".join(f"{n} {why}" for why, n in sorted(fit.left_out.items()))
     head = (f"{fit.env}, pool {fit.pool}: {fit.games} games fitted"
             + (f" (left out: {left})" if left else "")
-            + f"; 95% intervals from {fit.resamples} bootstrap resamples (seed {fit.seed}); "
-              f"* provisional (< {PROVISIONAL_BELOW} games)")
+            + f"\n95% intervals from {fit.resamples} bootstrap resamples (seed {fit.seed}); "
+              f"* provisional: under {PROVISIONAL_BELOW} games")
     if not fit.rows:
         return head + "\nNo games to fit in this pool."
     width = max(len("player"), *(len(r.player) for r in fit.rows))

@@ -20,6 +20,7 @@ import json
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from engine.core import Result
 from server.store import ratings
@@ -54,11 +55,8 @@ def rebuild(c: sqlite3.Connection, schemes: Mapping[str, str]) -> list[Rebuilt]:
             if league is None:
                 continue
 
-            def rate(current: Mapping[str, ratings.Rating], result: Result = result,
-                     identities: list[str] = identities) -> dict[str, ratings.Change]:
-                return ratings.rate(scheme, result, identities, current)
-
-            rate_game(c, game_id, env, league, identities, rate, ended)
+            rate_game(c, game_id, env, league, identities,
+                      partial(ratings.rate, scheme, result, identities), ended)
             tally.games += 1
         tally.identities = c.execute("SELECT count(*) FROM ratings WHERE env = ?",
                                      (env,)).fetchone()[0]

@@ -111,7 +111,8 @@ def ranked_places(scheme: str, result: Result, identities: Sequence[str]
     (server/reports/fitted_ratings.py)."""
     grouping = "trueskill-seats" if scheme == "trueskill-seats" else "trueskill"
     return [(tuple(place), reward) for place, reward in
-            zip(_places(grouping, result, identities), _place_rewards(grouping, result))]
+            zip(_places(grouping, result, identities), _place_rewards(grouping, result),
+                strict=True)]
 
 
 def plan(scheme: str, result: Result, identities: Sequence[str]) -> Plan:
