@@ -39,11 +39,13 @@ One fit over every stored game of ENV, independent of the order they were played
 Chatbot Arena reports): Bradley-Terry for two sides, Plackett-Luce for more places
 (e.g. the IPD's three players ranked by score).
 - a side's strength is the mean of its players' (a bot on both sides cancels out);
-  a draw (equal rewards) is half a win each; a weak prior keeps an unbeaten
+  a draw (equal rewards) is half a win each, a tie among more places the mean
+  over the orders it could have finished in; a weak prior keeps an unbeaten
   player's rating finite
 - rating = 1000 + 400/ln(10) * strength, the pool's mean at 1000
 - 95% interval: percentiles over bootstrap resamples of the games (seeded)
-- * provisional: fewer than 10 games in the pool
+- games: those that say something of the player (not self-play, nor the lobby's
+  bot beside each of two people, which cancels out); * provisional: under 10
 - void games (provider or server failure) and the host's one-address rule are
   never fitted; people are shown by pseudonym unless --names
 The database is opened read-only: safe beside a running server.""")

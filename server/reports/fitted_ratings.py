@@ -15,6 +15,9 @@ rating does not depend on the order the games were played, with bootstrap interv
   player is 1000); a 400-point gap is 10:1 odds between single players.
 - **Intervals**: 95% percentile intervals over `resamples` bootstrap resamples of the games
   (seeded, so a report is reproducible). **Provisional**: fewer than 10 games in the pool.
+- A player's **games** are those that say something about them: not a game where they hold
+  the same share of every place (self-play; the lobby's bot beside each of two people),
+  where they cancel out. A player with no such game is not listed.
 - People are named by pseudonym (server/store/pseudonyms.py) unless `names` is asked for.
 """
 
@@ -101,7 +104,7 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
         places = ratings.ranked_places(scheme, Result.from_json(json.loads(result_text)),
                                        identities)
         games.append([(tuple(index[i] for i in place), reward) for place, reward in places])
-        played.update(set(identities))
+        played.update(_weighed(places))
     fit.games = len(games)
     if not games:
         return fit
@@ -114,9 +117,17 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
     rows = [Row(label(identity, kinds[identity]), kinds[identity], played[identity],
                 float(pl.to_elo(theta[j])), float(low[j]), float(high[j]),
                 played[identity] < PROVISIONAL_BELOW)
-            for identity, j in index.items()]
+            for identity, j in index.items() if played[identity]]
     fit.rows = sorted(rows, key=lambda r: (-r.rating, r.player))
     return fit
+
+
+def _weighed(places: list[tuple[tuple[str, ...], float]]) -> list[str]:
+    """The identities a game says something about: not those with the same share of every
+    place (self-play, or the lobby's bot beside both of two people), who cancel out."""
+    identities = {i for place, _ in places for i in place}
+    return [i for i in identities
+            if len({1 / len(place) if i in place else 0.0 for place, _ in places}) > 1]
 
 
 def _left_out(status: str, unrated: str | None, result_text: str | None) -> str | None:

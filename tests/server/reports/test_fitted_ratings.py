@@ -9,6 +9,8 @@ import math
 import sqlite3
 
 import pytest
+from scipy.optimize import brentq
+from scipy.special import expit
 
 from engine.records import GameRecord, Result
 from server.cli import main
@@ -26,17 +28,22 @@ def kind(identity: str) -> str:
     return "human" if identity.startswith("human:") else "bot"
 
 
-async def store_game(store: Store, a: str, b: str, score_a: float, *, void: bool = False,
-                     unrated: str | None = None) -> None:
-    seats = [{"identity": i, "name": i.removeprefix("human:"), "kind": kind(i)} for i in (a, b)]
+async def store_game(store: Store, a: str | tuple[str, ...], b: str | tuple[str, ...],
+                     score_a: float, *, void: bool = False, unrated: str | None = None) -> None:
+    """A game of side a against side b (one identity, or a team of seats)."""
+    sides = [(a,) if isinstance(a, str) else a, (b,) if isinstance(b, str) else b]
+    order = [i for side in sides for i in side]
+    seats = [{"identity": i, "name": i.removeprefix("human:"), "kind": kind(i)} for i in order]
     game_id = await store.create_game(table_id="t1", env=ENV, rules_version="1", preset=None,
                                       config={}, seed=0, seats=seats)
-    rewards = {0: 1.0, 1: -1.0} if score_a == 1 else {0: -1.0, 1: 1.0} if score_a == 0 else \
-        {0: 0.0, 1: 0.0}
+    reward_a = {1: 1.0, 0: -1.0}.get(score_a, 0.0)
+    rewards = {s: reward_a if s < len(sides[0]) else -reward_a for s in range(len(order))}
     winners = tuple(s for s, r in rewards.items() if r > 0)
-    result = Result(rewards, winners, "test", void=void)
-    await store.finish_game(game_id, record=GameRecord(ENV, "1", {}, 0, 2, [], [], result),
-                            statuses={0: "done", 1: "done"}, metrics={}, unrated=unrated)
+    teams = (tuple(range(len(sides[0]))), tuple(range(len(sides[0]), len(order))))
+    result = Result(rewards, winners, "test", teams=teams, void=void)
+    await store.finish_game(game_id, record=GameRecord(ENV, "1", {}, 0, len(order), [], [],
+                                                       result),
+                            statuses=dict.fromkeys(rewards, "done"), metrics={}, unrated=unrated)
 
 
 @pytest.fixture
@@ -49,6 +56,10 @@ async def db(tmp_path):
         await store_game(store, BOT, RANDOM, score)
     for score in (1, 0):  # mixed: ada and the bot, a win each
         await store_game(store, ADA, BOT, score)
+    # games that say nothing of an identity in every place alike: self-play, and the lobby's
+    # bot beside each of two people (ada beat bo once more)
+    await store_game(store, RANDOM, RANDOM, 1)
+    await store_game(store, (ADA, BOT), (BO, BOT), 1)
     # never fitted: a void game, a game void by a provider failure, the host's rule
     await store_game(store, BO, ADA, 1, void=True, unrated=ratings.VOID)
     await store_game(store, BO, ADA, 1, unrated=f"{ratings.VOID} (a provider failed)")
@@ -73,25 +84,40 @@ def by_player(result):
 
 
 def test_pools_are_fitted_apart_with_the_hand_checked_gaps(db):
-    people = fit(db, "people", alpha=0.0, names=True)
+    people = fit(db, "people", alpha=0.0, resamples=0, names=True)
     assert people.games == 4 and set(by_player(people)) == {ADA, BO}
+    assert [r.games for r in people.rows] == [4, 4]
     rows = by_player(people)
     # Bradley–Terry with no prior: the gap is the log odds, 3:1, on the Elo scale
     assert rows[ADA].rating - rows[BO].rating == pytest.approx(400 * math.log10(3), abs=1e-3)
     assert rows[ADA].rating + rows[BO].rating == pytest.approx(2000, abs=1e-6)  # mean 1000
     assert people.left_out == {"void": 2, "the host's one-address rule": 1}
 
-    bots = fit(db, "bots", alpha=0.0)
+    bots = fit(db, "bots", alpha=0.0, resamples=0)
     rows = by_player(bots)
-    assert bots.games == 5 and set(rows) == {BOT, RANDOM}
+    assert bots.games == 6 and set(rows) == {BOT, RANDOM}
+    assert rows[RANDOM].games == 5  # its self-play game says nothing of it
     # 2 wins, 1 draw (half each), 1 loss, and a league game won: 3.5 to 1.5
     assert rows[BOT].rating - rows[RANDOM].rating == pytest.approx(400 * math.log10(3.5 / 1.5),
                                                                    abs=1e-3)
-    assert all(r.provisional and r.low <= r.rating <= r.high for r in bots.rows)
+    # no prior: a resample where one side won every game has no finite fit, so no bootstrap
+    assert all(r.provisional and r.low == r.rating == r.high for r in bots.rows)
+    with_prior = fit(db, "bots", resamples=100)
+    assert all(r.low < r.rating < r.high for r in with_prior.rows)
 
-    mixed = by_player(fit(db, "mixed"))
-    assert {r.kind for r in mixed.values()} == {"human", "bot"}
-    assert mixed[BOT].games == 7 and len(mixed) == 4
+    mixed = by_player(fit(db, "mixed", alpha=0.0, resamples=0, names=True))
+    assert {r.kind for r in mixed.values()} == {"human", "bot"} and len(mixed) == 4
+    assert (mixed[BOT].games, mixed[ADA].games, mixed[BO].games) == (7, 7, 5)
+    # ada-bo, ada-bot and bot-random form a tree, so each gap is fitted on its own games:
+    # ada-bot 1:1 is a gap of 0; ada-bo is 3:1 plus one win by sides whose means differ by half
+    # the gap (the bot beside both cancels out): x maximises 3 ln s(x) + ln s(-x) + ln s(x/2)
+    def slope(x: float) -> float:
+        return 3 * expit(-x) - expit(x) + 0.5 * expit(-x / 2)
+
+    gap = brentq(slope, 0.0, 5.0) * 400 / math.log(10)
+    assert mixed[ADA].rating - mixed[BO].rating == pytest.approx(gap, abs=1e-3)
+    assert gap > 400 * math.log10(3)  # the shared win counts, at half weight
+    assert mixed[ADA].rating == pytest.approx(mixed[BOT].rating, abs=1e-3)
 
 
 def test_people_are_shown_by_pseudonym_unless_names_are_asked(db):
@@ -107,11 +133,11 @@ def test_the_command_prints_the_table_csv_and_json(db, capsys):
     assert main(["ratings", "fit", ENV, "--pool", "bots", "--db", str(db), "--resamples",
                  "50", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["pool"] == "bots" and data["games"] == 5 and data["resamples"] == 50
+    assert data["pool"] == "bots" and data["games"] == 6 and data["resamples"] == 50
     assert [r["player"] for r in data["rows"]] == [BOT, RANDOM]
     assert main(["ratings", "fit", ENV, "--db", str(db), "--resamples", "20"]) == 0
     table = capsys.readouterr().out
-    assert "pool mixed: 11 games fitted (left out: 1 the host's one-address rule, 2 void)" \
+    assert "pool mixed: 13 games fitted (left out: 1 the host's one-address rule, 2 void)" \
         in table
     assert "human:" not in table
     assert sum(line.endswith(" *") for line in table.splitlines()) == 4  # all under 10 games
@@ -135,3 +161,10 @@ def test_a_missing_database_is_refused_and_not_created(tmp_path, capsys):
     assert main(["ratings", "fit", ENV, "--db", str(tmp_path / "none.db")]) == 2
     assert "no database at" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_command_offers_the_reports_pools_and_formats():
+    from server.commands import ratings as command
+    from server.reports import fitted_ratings as report
+
+    assert (command.POOLS, command.FORMATS) == (report.POOLS, report.FORMATS)
