@@ -27,7 +27,6 @@ import csv
 import io
 import json
 import sqlite3
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -83,7 +82,6 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
     fit = Fit(env, pool, 0, resamples, seed)
     index: dict[str, int] = {}
     kinds: dict[str, str] = {}
-    played: Counter[str] = Counter()
     games: list[list[pl.Place]] = []
     for game_id, status, unrated, result_text in conn.execute(
             "SELECT id, status, unrated, result FROM games WHERE env = ? AND ended IS NOT "
@@ -104,30 +102,22 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
         places = ratings.ranked_places(scheme, Result.from_json(json.loads(result_text)),
                                        identities)
         games.append([(tuple(index[i] for i in place), reward) for place, reward in places])
-        played.update(_weighed(places))
     fit.games = len(games)
     if not games:
         return fit
     d = pl.design(len(index), games)
+    played = dict(zip(index, np.asarray(d.says.sum(axis=1)).ravel().tolist(), strict=True))
     theta = pl.fit(d, alpha=alpha)
     boot = pl.to_elo(pl.bootstrap(d, resamples, seed, alpha, start=theta))
     low, high = np.nanpercentile(boot, [2.5, 97.5], axis=0) if resamples else (
         pl.to_elo(theta), pl.to_elo(theta))
     label = (lambda i, k: i) if names else Pseudonyms(conn).label
-    rows = [Row(label(identity, kinds[identity]), kinds[identity], played[identity],
+    rows = [Row(label(identity, kinds[identity]), kinds[identity], int(played[identity]),
                 float(pl.to_elo(theta[j])), float(low[j]), float(high[j]),
                 played[identity] < PROVISIONAL_BELOW)
             for identity, j in index.items() if played[identity]]
     fit.rows = sorted(rows, key=lambda r: (-r.rating, r.player))
     return fit
-
-
-def _weighed(places: list[tuple[tuple[str, ...], float]]) -> list[str]:
-    """The identities a game says something about: not those with the same share of every
-    place (self-play, or the lobby's bot beside both of two people), who cancel out."""
-    identities = {i for place, _ in places for i in place}
-    return [i for i in identities
-            if len({1 / len(place) if i in place else 0.0 for place, _ in places}) > 1]
 
 
 def _left_out(status: str, unrated: str | None, result_text: str | None) -> str | None:

@@ -12,13 +12,16 @@ places that is Bradley–Terry, P(A beats B) = 1 / (1 + exp(s_B - s_A)).
   mean, one player on every side cancels out (person + bot against the bot rates the person
   against the bot at half weight), as the live TrueSkill's held identities do.
 - **Ties** (equal rewards): a tied group counts as the mean of the log-likelihoods of every
-  order it could have finished in (as if each order were a game of weight 1/|group|!). With
-  two places a draw is therefore half a win each; A > B = C is A first, then B and C drawn.
+  order it could have finished in (each of the k! orders of k tied places a game of weight
+  1/k!). With two places a draw is therefore half a win each; A > B = C is A first, then B
+  and C drawn.
 - A weak Gaussian prior (penalty alpha * sum(theta^2), choix's convention, alpha 0.01) keeps
   the strength of a player who won, or lost, every game finite; the likelihood does not change
   when every theta moves together, so the fit is centred: mean theta is zero.
+- A game says something of a player unless they hold the same share of every place
+  (self-play; the lobby's bot beside each of two people), where they cancel out (`says`).
 - Bootstrap: games resampled with replacement (a weight per game: how often it was drawn),
-  seeded; a player missing from a resample has no value in it.
+  seeded; a player with no game in a resample that says something of them has no value in it.
 
 Nothing here knows of databases (server/reports/fitted_ratings.py reads the games). choix fits
 plain Bradley–Terry and Plackett–Luce, but not sides of several players, ties or weighted
@@ -62,6 +65,7 @@ class Design:
     pool: sparse.csr_matrix  # terms x places, 1 for each place in the denominator
     scale: np.ndarray  # terms: the denominator's weight
     term_game: np.ndarray  # terms: the game each belongs to
+    says: sparse.csr_matrix  # players x games: 1 where the game says something of the player
     hessian_parts: _HessianParts
 
 
@@ -137,8 +141,16 @@ def design(players: int, games: Sequence[Sequence[Place]]) -> Design:
         scale.append(weight)
         term_game.append(g)
 
+    says: tuple[list[int], list[int]] = ([], [])
     for g, game in enumerate(games):
         first = place
+        shares: dict[int, list[float]] = {}
+        for k, (players_of, _) in enumerate(game):
+            for j in set(players_of):
+                shares.setdefault(j, [0.0] * len(game))[k] = 1.0 / len(set(players_of))
+        told = [j for j, share in shares.items() if len(set(share)) > 1]
+        says[0].extend(told)
+        says[1].extend([g] * len(told))
         for players_of, _ in game:
             distinct = sorted(set(players_of))
             members[0].extend([place] * len(distinct))
@@ -162,6 +174,7 @@ def design(players: int, games: Sequence[Sequence[Place]]) -> Design:
         players, len(games), member_matrix,
         sparse.csr_matrix((chosen[2], chosen[:2]), shape=(len(scale), place)), pool_matrix,
         np.asarray(scale), np.asarray(term_game, dtype=np.intp),
+        sparse.csr_matrix((np.ones(len(says[0])), says), shape=(players, len(games))),
         _hessian_parts(players, member_matrix, pool_matrix))
 
 
@@ -224,16 +237,12 @@ def fit(d: Design, weights: np.ndarray | None = None, alpha: float = ALPHA,
 def bootstrap(d: Design, resamples: int, seed: int, alpha: float = ALPHA,
               start: np.ndarray | None = None) -> np.ndarray:
     """Strengths refitted on `resamples` resamples of the games (resamples x players); NaN
-    where a player has no game in the resample."""
+    where no game of the resample says something of a player."""
     rng = np.random.default_rng(seed)
-    terms = d.term_game.size
-    played = (d.pool.T @ sparse.csr_matrix(
-        (np.ones(terms), (np.arange(terms), d.term_game)), shape=(terms, d.games)))  # places x games
-    in_game = (d.members.T @ played) > 0  # players x games
     out = np.empty((resamples, d.players))
     for b in range(resamples):
         counts = np.bincount(rng.integers(0, d.games, d.games), minlength=d.games)
         theta = fit(d, counts.astype(float), alpha, start)
-        present = np.asarray(in_game @ counts).ravel() > 0
+        present = d.says @ counts > 0
         out[b] = np.where(present, theta, np.nan)
     return out
