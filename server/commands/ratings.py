@@ -11,8 +11,8 @@ from typing import Any
 
 from server.store.location import DB_HELP
 
-POOLS = ("people", "bots", "mixed")  # server.reports.fitted_ratings.POOLS
-FORMATS = ("table", "csv", "json")  # server.reports.fitted_ratings.FORMATS
+POOLS = ("all", "people", "bots", "mixed")  # server.reports.comparison.POOLS
+FORMATS = ("table", "csv", "json", "md")  # server.reports.tables.FORMATS
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -50,9 +50,9 @@ Chatbot Arena reports): Bradley-Terry for two sides, Plackett-Luce for more plac
   never fitted; people are shown by pseudonym unless --names
 The database is opened read-only: safe beside a running server.""")
     fit.add_argument("env", metavar="ENV", help="environment id (see `parlor envs`)")
-    fit.add_argument("--pool", default="mixed", choices=POOLS,
-                     help="people: games of people only; bots: games of bots only; mixed: "
-                          "every game, people and bots on one scale (default)")
+    fit.add_argument("--pool", default="all", choices=POOLS,
+                     help="games of people only, bots only, both at one table, or all "
+                          "(default): each pool is fitted apart, on its own scale")
     fit.add_argument("--format", default="table", choices=FORMATS, help="output (default table)")
     fit.add_argument("--resamples", type=int, default=200, metavar="N",
                      help="bootstrap resamples (default 200)")
@@ -113,13 +113,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 def _fit(args: argparse.Namespace) -> int:
     from server.reports.export import connect
     from server.reports.export import database as find_database
-    from server.reports.fitted_ratings import (
-        NotFitted,
-        csv_text,
-        fitted_ratings,
-        json_text,
-        table_text,
-    )
+    from server.reports.fitted_ratings import NotFitted, fitted_ratings, render_fit
     from server.reports.outfile import Refused
     from server.store.pseudonyms import PseudonymKeyMissing
 
@@ -142,5 +136,5 @@ def _fit(args: argparse.Namespace) -> int:
         return 2
     finally:
         conn.close()
-    print({"table": table_text, "csv": csv_text, "json": json_text}[args.format](fit))
+    print(render_fit(fit, args.format))
     return 0

@@ -8,9 +8,10 @@ rating does not depend on the order the games were played, with bootstrap interv
   rewards tie). Games the live ratings leave alone for other reasons (league tables, self-play)
   are fitted; void games (a provider or server failure, a leaver before anyone moved) and games
   under the host's one-address rule never are.
-- **Pools**, fitted apart since people's and bots' scales differ: `people` (games where every
-  seat is a person), `bots` (every seat a bot: any kind but 'human'), `mixed` (every game,
-  people and bots on one scale: most people play beside the lobby's bots).
+- **Pools** as `parlor report` has them (`comparison.in_pool`), each fitted apart since
+  people's and bots' scales differ: `people` (games where every seat is a person), `bots` (no
+  person: any kind but 'human'), `mixed` (people and bots at one table: where most people
+  play, beside the lobby's bots), `all` (every game, everyone on one scale; the default).
 - **Scale**: 1000 + 400/ln(10) * strength, strengths centred on mean zero (the pool's average
   player is 1000); a 400-point gap is 10:1 odds between single players.
 - **Intervals**: 95% percentile intervals over `resamples` bootstrap resamples of the games
@@ -23,8 +24,6 @@ rating does not depend on the order the games were played, with bootstrap interv
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sqlite3
 from dataclasses import asdict, dataclass, field
@@ -34,13 +33,13 @@ import numpy as np
 from engine.core import Result
 from engine.registry import get
 from server.reports import plackett_luce as pl
+from server.reports.comparison import POOLS, in_pool
+from server.reports.tables import render
 from server.store import ratings
 from server.store.pseudonyms import Pseudonyms
 
-POOLS = ("people", "bots", "mixed")
 PROVISIONAL_BELOW = 10  # games in the pool
 RESAMPLES = 200
-FORMATS = ("table", "csv", "json")
 
 
 class NotFitted(ValueError):
@@ -69,7 +68,7 @@ class Fit:
     rows: list[Row] = field(default_factory=list)
 
 
-def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
+def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "all", *,
                    resamples: int = RESAMPLES, seed: int = 0, names: bool = False,
                    alpha: float = pl.ALPHA) -> Fit:
     """The fitted table of `env`'s games in `pool`, best first, read from `conn` (read-only
@@ -92,8 +91,9 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "mixed", *,
             continue
         seats = conn.execute("SELECT identity, kind FROM seats WHERE game_id = ? ORDER BY seat",
                              (game_id,)).fetchall()
-        people = sum(kind == "human" for _, kind in seats)
-        if (pool == "people" and people < len(seats)) or (pool == "bots" and people):
+        if not in_pool(pool, [kind for _, kind in seats]):
+            fit.left_out[f"not in the {pool} pool"] = fit.left_out.get(
+                f"not in the {pool} pool", 0) + 1
             continue
         identities = [identity for identity, _ in seats]
         for identity, kind in seats:
@@ -131,8 +131,20 @@ def _left_out(status: str, unrated: str | None, result_text: str | None) -> str 
     return None
 
 
-def table_text(fit: Fit) -> str:
-    """The fit as a plain table with a heading naming what was fitted and left out."""
+COLUMNS = {"player": "player", "kind": "kind", "games": "games", "rating": "rating",
+           "low": "95% low", "high": "95% high", "provisional": "provisional"}
+
+
+def render_fit(fit: Fit, fmt: str = "table") -> str:
+    """The fit as `fmt` (table | csv | json | md, server/reports/tables.py): json the whole
+    `Fit`; table and md under a heading naming what was fitted and left out."""
+    if fmt == "json":
+        return json.dumps(asdict(fit) | {"provisional_below": PROVISIONAL_BELOW,
+                                         "scale": "1000 + 400/ln(10) * strength, mean zero"},
+                          indent=1)
+    rows = [asdict(r) for r in fit.rows]
+    if fmt == "csv":
+        return render(COLUMNS, rows, "csv")
     left = ", ".join(f"{n} {why}" for why, n in sorted(fit.left_out.items()))
     head = (f"{fit.env}, pool {fit.pool}: {fit.games} games fitted"
             + (f" (left out: {left})" if left else "")
@@ -140,26 +152,7 @@ def table_text(fit: Fit) -> str:
               f"* provisional: under {PROVISIONAL_BELOW} games")
     if not fit.rows:
         return head + "\nNo games to fit in this pool."
-    width = max(len("player"), *(len(r.player) for r in fit.rows))
-    lines = [head, f"{'player':<{width}}  {'kind':<9} {'games':>5}  {'rating':>7}  "
-                   f"{'95% interval':>15}"]
-    for r in fit.rows:
-        lines.append(f"{r.player:<{width}}  {r.kind:<9} {r.games:>5}  {r.rating:>7.0f}  "
-                     f"{f'{r.low:.0f} to {r.high:.0f}':>15}{' *' if r.provisional else ''}")
-    return "\n".join(lines)
-
-
-def csv_text(fit: Fit) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["player", "kind", "games", "rating", "low", "high", "provisional"])
-    for r in fit.rows:
-        writer.writerow([r.player, r.kind, r.games, f"{r.rating:.1f}", f"{r.low:.1f}",
-                         f"{r.high:.1f}", int(r.provisional)])
-    return out.getvalue().rstrip("\n")
-
-
-def json_text(fit: Fit) -> str:
-    return json.dumps(asdict(fit) | {"provisional_below": PROVISIONAL_BELOW,
-                                     "scale": "1000 + 400/ln(10) * strength, mean zero"},
-                      indent=1)
+    whole = "{:.0f}".format
+    return head + "\n\n" + render(COLUMNS, rows, fmt, {
+        "rating": whole, "low": whole, "high": whole,
+        "provisional": lambda p: "*" if p else ""})

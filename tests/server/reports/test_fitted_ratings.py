@@ -91,7 +91,8 @@ def test_pools_are_fitted_apart_with_the_hand_checked_gaps(db):
     # Bradley–Terry with no prior: the gap is the log odds, 3:1, on the Elo scale
     assert rows[ADA].rating - rows[BO].rating == pytest.approx(400 * math.log10(3), abs=1e-3)
     assert rows[ADA].rating + rows[BO].rating == pytest.approx(2000, abs=1e-6)  # mean 1000
-    assert people.left_out == {"void": 2, "the host's one-address rule": 1}
+    assert people.left_out == {"void": 2, "the host's one-address rule": 1,
+                               "not in the people pool": 9}
 
     bots = fit(db, "bots", alpha=0.0, resamples=0)
     rows = by_player(bots)
@@ -105,9 +106,12 @@ def test_pools_are_fitted_apart_with_the_hand_checked_gaps(db):
     with_prior = fit(db, "bots", resamples=100)
     assert all(r.low < r.rating < r.high for r in with_prior.rows)
 
-    mixed = by_player(fit(db, "mixed", alpha=0.0, resamples=0, names=True))
-    assert {r.kind for r in mixed.values()} == {"human", "bot"} and len(mixed) == 4
-    assert (mixed[BOT].games, mixed[ADA].games, mixed[BO].games) == (7, 7, 5)
+    mixed = by_player(fit(db, "mixed", resamples=0, names=True))  # people with bots
+    assert (mixed[ADA].games, mixed[BOT].games, mixed[BO].games) == (3, 2, 1)  # bot beside both
+    everyone = by_player(fit(db, "all", alpha=0.0, resamples=0, names=True))
+    assert {r.kind for r in everyone.values()} == {"human", "bot"} and len(everyone) == 4
+    assert (everyone[BOT].games, everyone[ADA].games, everyone[BO].games) == (7, 7, 5)
+    mixed = everyone
     # ada-bo, ada-bot and bot-random form a tree, so each gap is fitted on its own games:
     # ada-bot 1:1 is a gap of 0; ada-bo is 3:1 plus one win by sides whose means differ by half
     # the gap (the bot beside both cancels out): x maximises 3 ln s(x) + ln s(-x) + ln s(x/2)
@@ -124,9 +128,9 @@ def test_people_are_shown_by_pseudonym_unless_names_are_asked(db):
     conn = sqlite3.connect(db)
     ada = Pseudonyms(conn).label(ADA, "human")
     conn.close()
-    players = set(by_player(fit(db, "mixed", resamples=10)))
+    players = set(by_player(fit(db, "all", resamples=10)))
     assert ada in players and ADA not in players and not any(p.startswith("human:") for p in players)
-    assert ADA in by_player(fit(db, "mixed", resamples=10, names=True))
+    assert ADA in by_player(fit(db, "all", resamples=10, names=True))
 
 
 def test_the_command_prints_the_table_csv_and_json(db, capsys):
@@ -137,7 +141,7 @@ def test_the_command_prints_the_table_csv_and_json(db, capsys):
     assert [r["player"] for r in data["rows"]] == [BOT, RANDOM]
     assert main(["ratings", "fit", ENV, "--db", str(db), "--resamples", "20"]) == 0
     table = capsys.readouterr().out
-    assert "pool mixed: 13 games fitted (left out: 1 the host's one-address rule, 2 void)" \
+    assert "pool all: 13 games fitted (left out: 1 the host's one-address rule, 2 void)" \
         in table
     assert "human:" not in table
     assert sum(line.endswith(" *") for line in table.splitlines()) == 4  # all under 10 games
@@ -165,6 +169,6 @@ def test_a_missing_database_is_refused_and_not_created(tmp_path, capsys):
 
 def test_the_command_offers_the_reports_pools_and_formats():
     from server.commands import ratings as command
-    from server.reports import fitted_ratings as report
+    from server.reports import comparison, tables
 
-    assert (command.POOLS, command.FORMATS) == (report.POOLS, report.FORMATS)
+    assert (command.POOLS, command.FORMATS) == (comparison.POOLS, tables.FORMATS)
