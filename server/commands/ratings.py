@@ -80,15 +80,20 @@ def _known_env(env: str) -> str | None:
 
 def _rebuild(args: argparse.Namespace) -> int:
     from engine.registry import get
-    from server.commands.database import database
+    from server.reports.export import database as find_database
+    from server.reports.outfile import Refused
     from server.store.rating_rebuild import rebuild
     from server.store.store import Store
 
-    for env in args.env or ():
-        if (problem := _known_env(env)) is not None:
-            print(f"parlor ratings rebuild: {problem}", file=sys.stderr)
-            return 2
-    db = database(args)
+    try:
+        for env in args.env or ():
+            if (problem := _known_env(env)) is not None:
+                raise Refused(problem)
+        db = find_database(getattr(args, "db", None))  # never creates one
+    except Refused as e:
+        print(f"parlor ratings rebuild: {e}", file=sys.stderr)
+        return 2
+    print(f"Parlor database: {db}", file=sys.stderr)
 
     async def go() -> list[Any]:
         store = await Store.open(db)
@@ -114,7 +119,7 @@ def _fit(args: argparse.Namespace) -> int:
     from server.reports.export import connect
     from server.reports.export import database as find_database
     from server.reports.fitted_ratings import NotFitted, fitted_ratings, render_fit
-    from server.reports.outfile import Refused
+    from server.reports.outfile import Refused, write_out
     from server.store.pseudonyms import PseudonymKeyMissing
 
     problem = _known_env(args.env)
@@ -136,5 +141,5 @@ def _fit(args: argparse.Namespace) -> int:
         return 2
     finally:
         conn.close()
-    print(render_fit(fit, args.format))
-    return 0
+    text = render_fit(fit, args.format) + "\n"
+    return 0 if write_out(None, lambda stream: stream.write(text)) else 141  # 141: `| head`

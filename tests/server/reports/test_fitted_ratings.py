@@ -4,7 +4,6 @@ shown by pseudonym."""
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 
@@ -13,7 +12,6 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from engine.records import GameRecord, Result
-from server.cli import main
 from server.reports.export import connect
 from server.reports.fitted_ratings import fitted_ratings
 from server.store import ratings
@@ -46,9 +44,8 @@ async def store_game(store: Store, a: str | tuple[str, ...], b: str | tuple[str,
                             statuses=dict.fromkeys(rewards, "done"), metrics={}, unrated=unrated)
 
 
-@pytest.fixture
-async def db(tmp_path):
-    path = tmp_path / "parlor.db"
+async def blotto_games(path):
+    """The games every test here and tests/server/commands/test_ratings.py fit."""
     store = await Store.open(path)
     for score in (1, 1, 1, 0):  # people: ada beat bo 3 times in 4
         await store_game(store, ADA, BO, score)
@@ -69,6 +66,11 @@ async def db(tmp_path):
                                                     "ratings alone (a league rates them)")
     await store.close()
     return path
+
+
+@pytest.fixture
+async def db(tmp_path):
+    return await blotto_games(tmp_path / "parlor.db")
 
 
 def fit(db, pool, **options):
@@ -131,44 +133,3 @@ def test_people_are_shown_by_pseudonym_unless_names_are_asked(db):
     players = set(by_player(fit(db, "all", resamples=10)))
     assert ada in players and ADA not in players and not any(p.startswith("human:") for p in players)
     assert ADA in by_player(fit(db, "all", resamples=10, names=True))
-
-
-def test_the_command_prints_the_table_csv_and_json(db, capsys):
-    assert main(["ratings", "fit", ENV, "--pool", "bots", "--db", str(db), "--resamples",
-                 "50", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["pool"] == "bots" and data["games"] == 6 and data["resamples"] == 50
-    assert [r["player"] for r in data["rows"]] == [BOT, RANDOM]
-    assert main(["ratings", "fit", ENV, "--db", str(db), "--resamples", "20"]) == 0
-    table = capsys.readouterr().out
-    assert "pool all: 13 games fitted (left out: 1 the host's one-address rule, 2 void)" \
-        in table
-    assert "human:" not in table
-    assert sum(line.endswith(" *") for line in table.splitlines()) == 4  # all under 10 games
-    assert main(["ratings", "fit", ENV, "--db", str(db), "--format", "csv",
-                 "--resamples", "0"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "player,kind,games,rating,low,high,provisional" and len(lines) == 5
-
-
-@pytest.mark.parametrize(("argv", "says"), [
-    (["nosuch"], "unknown environment 'nosuch'"),
-    (["hidden-role"], "hidden-role is not rated: its games are scored by accuracy"),
-    ([ENV, "--resamples", "-1"], "--resamples must be 0 or more"),
-])
-def test_bad_input_gets_a_clear_error(db, capsys, argv, says):
-    assert main(["ratings", "fit", *argv, "--db", str(db)]) == 2
-    assert says in capsys.readouterr().err
-
-
-def test_a_missing_database_is_refused_and_not_created(tmp_path, capsys):
-    assert main(["ratings", "fit", ENV, "--db", str(tmp_path / "none.db")]) == 2
-    assert "no database at" in capsys.readouterr().err
-    assert not (tmp_path / "none.db").exists()
-
-
-def test_the_command_offers_the_reports_pools_and_formats():
-    from server.commands import ratings as command
-    from server.reports import comparison, tables
-
-    assert (command.POOLS, command.FORMATS) == (comparison.POOLS, tables.FORMATS)

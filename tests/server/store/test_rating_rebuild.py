@@ -65,3 +65,9 @@ async def test_a_rebuild_gives_the_live_numbers(make_server, capsys):
 def test_an_unknown_env_is_refused(tmp_path, capsys):
     assert main(["ratings", "rebuild", "--env", "nosuch", "--db", str(tmp_path / "x.db")]) == 2
     assert "unknown environment 'nosuch'" in capsys.readouterr().err
+
+
+def test_a_missing_database_is_refused_and_not_created(tmp_path, capsys):
+    assert main(["ratings", "rebuild", "--db", str(tmp_path / "none.db")]) == 2
+    assert "no database at" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()
