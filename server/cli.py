@@ -20,6 +20,7 @@ from server.commands import (
     league,
     maze,
     play,
+    ratings,
     report,
     serve,
     sim,
@@ -29,8 +30,8 @@ from server.store.location import DB_HELP
 
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
-          "envs": envs, "export": export, "report": report, "maze": maze,
-          "bots": bots, "study": study, "forget": forget}
+          "envs": envs, "export": export, "report": report, "ratings": ratings,
+          "maze": maze, "bots": bots, "study": study, "forget": forget}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -281,8 +281,8 @@ class Server:
                 log.exception("cannot replay interrupted game %s", game_id)
                 record, metrics = partial, {}
             await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics,
-                                         unrated="not rated: the game is void (the server "
-                                                 "stopped mid-game)")
+                                         unrated=f"{ratings.VOID} (the server stopped "
+                                                 "mid-game)")
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:

@@ -196,6 +196,14 @@ def _groups_hint(groups: Iterable[Group]) -> str:
     return f"; stored: {', '.join(found)}" if found else "; none stored"
 
 
+def in_pool(pool: str, kinds: Sequence[str]) -> bool:
+    """Whether a game whose seats are of `kinds` is in `pool`: `people` (every seat a person),
+    `bots` (no person: a bot is any kind but 'human'), `mixed` (both) or `all`."""
+    people = sum(kind == "human" for kind in kinds)
+    return {"all": True, "people": people == len(kinds), "bots": people == 0,
+            "mixed": 0 < people < len(kinds)}[pool]
+
+
 def _seats(conn: sqlite3.Connection, env: Any, games: Sequence[sqlite3.Row], pool: str,
            exclude_defaulted: bool, names: bool) -> tuple[list[_Seat], dict[str, int]]:
     finished = {g["id"]: g for g in games if g["status"] == "finished" and g["metrics"]}
@@ -212,10 +220,7 @@ def _seats(conn: sqlite3.Connection, env: Any, games: Sequence[sqlite3.Row], poo
     out = []
     for game_id, g in finished.items():
         sat = by_game[game_id]
-        people = sum(s["kind"] == "human" for s in sat)
-        kept = {"all": True, "people": people == len(sat), "bots": people == 0,
-                "mixed": 0 < people < len(sat)}[pool]
-        if not kept:
+        if not in_pool(pool, [s["kind"] for s in sat]):
             left_out[f"not in the {pool} pool"] += 1
             continue
         metrics_ = json.loads(g["metrics"])

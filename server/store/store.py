@@ -593,21 +593,9 @@ class Store:
                       "setup = ?, aborted = ?, metrics = ?, unrated = ? WHERE id = ?", game_row)
             c.executemany("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
                           "seat = ?", seat_rows)
-            changes = dict(rate(_ratings(c, record.env, scheme, identities))) if rate else {}
-            now = game_row[0]
-            for identity, (before, after) in changes.items():
-                c.execute(
-                    "INSERT INTO ratings (env, scheme, identity, mu, sigma, games, updated) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (env, scheme, identity) DO UPDATE "
-                    "SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
-                    "updated = excluded.updated",
-                    (record.env, scheme, identity, after[0], after[1], now))
-                c.execute(
-                    "INSERT INTO rating_history (game_id, env, scheme, identity, mu_before, "
-                    "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, record.env, scheme, identity, before[0] if before else None,
-                     before[1] if before else None, after[0], after[1]))
-            return changes
+            if rate is None:
+                return {}
+            return rate_game(c, game_id, record.env, scheme, identities, rate, game_row[0])
         return await self.write(work)
 
     # -- reads -----------------------------------------------------------------------------
@@ -751,6 +739,27 @@ class Store:
                            "seats WHERE game_id = ? ORDER BY seat", (game_id,))
         game["seats"] = [dict(r) | {"settings": json.loads(r["settings"])} for r in seats]
         return game
+
+
+def rate_game(c: sqlite3.Connection, game_id: int, env: str, scheme: str,
+              identities: Sequence[str], rate: Rater, now: float) -> RatingChanges:
+    """Rate one game inside a write transaction: `rate` gets the stored ratings of `identities`
+    in the league `scheme`; its changes are stored (ratings, rating_history) and returned.
+    Live games (`Store.finish_game`) and `parlor ratings rebuild` both rate through here."""
+    changes = dict(rate(_ratings(c, env, scheme, identities)))
+    for identity, (before, after) in changes.items():
+        c.execute(
+            "INSERT INTO ratings (env, scheme, identity, mu, sigma, games, updated) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (env, scheme, identity) DO UPDATE "
+            "SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
+            "updated = excluded.updated",
+            (env, scheme, identity, after[0], after[1], now))
+        c.execute(
+            "INSERT INTO rating_history (game_id, env, scheme, identity, mu_before, "
+            "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, env, scheme, identity, before[0] if before else None,
+             before[1] if before else None, after[0], after[1]))
+    return changes
 
 
 def _ratings(c: sqlite3.Connection, env: str, scheme: str, identities: Iterable[str]

@@ -718,14 +718,13 @@ class Table:
         assert game is not None and game.result is not None
         if game.result.void:
             why = game.result.reason
-            said = f"not rated: the game is void ({why})" if why else "not rated: the game is void"
+            said = f"{ratings.VOID} ({why})" if why else ratings.VOID
         elif not self.options.rated:
             said = "not rated: this table's games leave the ratings alone (a league rates them)"
         elif plan.unrated is not None:
             said = f"not rated: {plan.unrated}"
         elif (shared := self._shared_address()) is not None:
-            return shared, ("not rated: two of its people connected from the same address "
-                            "(the host's rule)")
+            return shared, ratings.SAME_ADDRESS
         else:
             return None, None
         return said, said
