@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import json
 import math
 import types
 import typing
@@ -458,3 +460,11 @@ class Config:
 
 def field_names(config_cls: type[Config]) -> list[str]:
     return [f.name for f in dataclasses.fields(config_cls)]
+
+
+def config_hash(data: Mapping[str, Any]) -> str:
+    """16 hex digits of the sha256 of a config's JSON form (`Config.to_json`, as stored), keys
+    sorted: games whose configs hash alike were played under the same settings, whatever their
+    preset's name (what reports and datasets pool by, beside the rules version)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -70,13 +70,15 @@ class Tally:
             self.left_out[env] = (n, reason)
 
 
-def games(conn: sqlite3.Connection, envs: tuple[str, ...]) -> Iterator[sqlite3.Row]:
-    """The games of `envs` in id order, PAGE rows per query."""
+def games(conn: sqlite3.Connection, envs: tuple[str, ...],
+          columns: str = "id, env, rules_version, config, seed, status, reason, result"
+          ) -> Iterator[sqlite3.Row]:
+    """The games of `envs` in id order (`columns` of each), PAGE rows per query."""
     after = 0
     while True:
         page = conn.execute(
-            "SELECT id, env, rules_version, config, seed, status, reason, result FROM games "
-            "WHERE id > ? AND env IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
+            f"SELECT {columns} FROM games WHERE id > ? AND env IN (SELECT value FROM "
+            f"json_each(?)) ORDER BY id LIMIT ?",
             (after, json.dumps(list(envs)), PAGE)).fetchall()
         yield from page
         if len(page) < PAGE:
@@ -151,21 +153,36 @@ def _turn(env: Env, game: Game, a: sqlite3.Row, index: int) -> dict[str, Any]:
     """Render the seat's view, make its stored action, and describe the turn: the action as the
     seat sent it (text as typed, a structured action as its object; null when the server moved
     for it), and how it was judged."""
-    seat, outcome, error = a["seat"], a["outcome"], a["error"]
-    observation = env.render(game.view(seat))
-    raw = json.loads(a["raw"]) if a["structured"] else a["raw"]
+    outcome = a["outcome"]
+    observation = env.render(game.view(a["seat"]))
+    raw = stored_action(a)
     turn: dict[str, Any] = {"turn": index, "step": a["step"], "observation": observation,
-                            "action": raw, "outcome": outcome, "error": error,
+                            "action": raw, "outcome": outcome, "error": a["error"],
                             "category": a["category"], "fatal": bool(a["fatal"])}
     if outcome == "defaulted":  # the server played the env's default move for the seat
-        game.act_default(seat, error or "")
         turn["action"], turn["default_move"] = None, raw
     elif outcome == "resigned":
-        game.resign(seat, error or "")
         turn["action"] = None
+    replay_action(game, a)
+    return turn
+
+
+def stored_action(a: sqlite3.Row) -> str | dict[str, Any]:
+    """A stored action as it was made: text as typed, a structured action as its object."""
+    return json.loads(a["raw"]) if a["structured"] else a["raw"]
+
+
+def replay_action(game: Game, a: sqlite3.Row) -> None:
+    """Make a stored action (seat, step, raw, structured, outcome, error) again in `game`, the
+    way it was made (a default move, a resignation or the seat's own); Diverged when the rules
+    judge it otherwise now."""
+    seat, outcome, error = a["seat"], a["outcome"], a["error"]
+    if outcome == "defaulted":
+        game.act_default(seat, error or "")
+    elif outcome == "resigned":
+        game.resign(seat, error or "")
     else:
-        game.act(seat, raw)
+        game.act(seat, stored_action(a))
     replayed = game.last_action()
     if replayed is None or replayed.outcome != outcome or replayed.step != a["step"]:
         raise Diverged(f"step {a['step']} replays as {replayed and replayed.outcome}")
-    return turn

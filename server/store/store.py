@@ -627,11 +627,7 @@ class Store:
 
     async def transcripts(self, game_id: int) -> dict[int, Any]:
         """The full LLM transcript of each action of a game that has one, by action index."""
-        from server.store.transcripts import expand
-        rows = self._read("SELECT idx, transcript FROM actions WHERE game_id = ? AND "
-                          "transcript IS NOT NULL ORDER BY idx", (game_id,))
-        stored = [(r["idx"], json.loads(r["transcript"])) for r in rows]
-        return dict(expand(stored, self._texts(stored)))
+        return dict(action_transcripts(self._read, game_id))
 
     async def bot_failures(self, game_id: int) -> list[dict[str, Any]]:
         """A game's failed provider calls, oldest first, each with its transcript whole."""
@@ -640,7 +636,7 @@ class Store:
                           (game_id,))
         stored = [(i, json.loads(r["transcript"])) for i, r in enumerate(rows)
                   if r["transcript"]]
-        whole = dict(expand(stored, self._texts(stored)))
+        whole = dict(expand(stored, stored_texts(self._read, stored)))
         return [dict(r) | {"transcript": whole.get(i)} for i, r in enumerate(rows)]
 
     async def debriefs(self, game_id: int) -> dict[int, Any]:
@@ -649,17 +645,7 @@ class Store:
         rows = self._read("SELECT seat, transcript FROM debriefs WHERE game_id = ? ORDER BY seat",
                           (game_id,))
         stored = [(r["seat"], json.loads(r["transcript"])) for r in rows]
-        return dict(expand(stored, self._texts(stored)))
-
-    def _texts(self, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
-        """The stored texts that transcripts point at, by hash."""
-        from server.store.transcripts import text_refs
-        refs: set[str] = set()
-        for _, transcript in stored:
-            refs |= text_refs(transcript)
-        return {r["hash"]: r["text"] for r in self._read(
-            "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
-            (_dump(sorted(refs)),))}
+        return dict(expand(stored, stored_texts(self._read, stored)))
 
     def last_game_id(self) -> int:
         return self._read("SELECT coalesce(max(id), 0) FROM games")[0][0]
@@ -771,6 +757,31 @@ def _ratings(c: sqlite3.Connection, env: str, scheme: str, identities: Iterable[
                      "identity IN (SELECT value FROM json_each(?))",
                      (env, scheme, _dump(ids))).fetchall()
     return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
+
+
+Read = Callable[[str, Sequence[Any]], list[sqlite3.Row]]  # a query's rows (Store._read, ...)
+
+
+def action_transcripts(read: Read, game_id: int) -> Iterator[tuple[int, Any]]:
+    """(action index, full LLM transcript) of each action of a game that has one, in order,
+    restored one at a time (a whole game's prompts are never all in memory); `read` runs a
+    query, e.g. on a read-only connection."""
+    from server.store.transcripts import expand
+    rows = read("SELECT idx, transcript FROM actions WHERE game_id = ? AND "
+                "transcript IS NOT NULL ORDER BY idx", (game_id,))
+    stored = [(r["idx"], json.loads(r["transcript"])) for r in rows]
+    return expand(stored, stored_texts(read, stored))
+
+
+def stored_texts(read: Read, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
+    """The stored texts that transcripts point at, by hash."""
+    from server.store.transcripts import text_refs
+    refs: set[str] = set()
+    for _, transcript in stored:
+        refs |= text_refs(transcript)
+    return {r["hash"]: r["text"] for r in read(
+        "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
+        (_dump(sorted(refs)),))}
 
 
 def _visibility(stored: Any) -> Any:
