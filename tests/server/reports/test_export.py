@@ -250,5 +250,6 @@ def test_an_unknown_format_is_refused_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["export", "--format", "csv"])
     assert exit_.value.code == 2
-    assert "invalid choice: 'csv' (choose from 'mindgames', 'socialmaze')" in \
+    assert "invalid choice: 'csv' (choose from 'mindgames', 'socialmaze', 'games', " \
+           "'actions')" in \
         capsys.readouterr().err
