@@ -52,19 +52,16 @@ class DatasetTally(Tally):
         self.written = dict.fromkeys(CONFIGS, 0)
         self.void = 0
         self.by_env: Counter[str] = Counter()
-        self.unreplayed: set[int] = set()  # games whose observations stop short
+        self.unreplayed = 0  # games whose observations stop short
 
     def summary(self, where: str) -> str:
-        wrote = ", ".join(f"{n} {config} rows" for config, n in self.written.items() if n
-                          or config in self.chosen)
+        wrote = ", ".join(f"{n} {config} rows" for config, n in self.written.items()
+                          if config in self.chosen)
         running = self.skipped["running"]
-        left = "; ".join(f"{n} {env} game{'s' * (n != 1)} ({reason})"
-                         for env, (n, reason) in self.left_out.items())
         return (f"wrote {wrote} ({self.games} games, {self.void} of them void) to {where}; "
                 f"skipped {running} running game{'s' * (running != 1)}"
-                + (f"; observations not rebuilt for {len(self.unreplayed)} games (other rules)"
-                   if self.unreplayed else "")
-                + (f"; left out {left}" if left else ""))
+                + (f"; observations not rebuilt for {self.unreplayed} games (other rules)"
+                   if self.unreplayed else "") + self.said_left_out())
 
 
 def dataset_rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: DatasetTally,
@@ -160,7 +157,7 @@ def action_rows(conn: sqlite3.Connection, g: sqlite3.Row, seats: list[dict[str, 
                "transcript": dumps(transcript) if transcript is not None else None,
                "at": a["created"]}
     if not replay.ends_as(result):
-        tally.unreplayed.add(g["id"])
+        tally.unreplayed += 1
 
 
 def _action(a: sqlite3.Row) -> dict[str, Any]:

@@ -46,11 +46,14 @@ class Tally:
     def summary(self, where: str) -> str:
         skipped = sum(self.skipped.values())
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
+        return (f"wrote {self.rows} rows ({self.games} games) to {where}; skipped {skipped} "
+                f"games" + (f" ({why})" if why else "") + self.said_left_out())
+
+    def said_left_out(self) -> str:
+        """"; left out N ENV games (why); ..." or nothing, for the end of the summary."""
         left = "; ".join(f"{n} {env} game{'s' * (n != 1)} ({reason})"
                          for env, (n, reason) in self.left_out.items())
-        return (f"wrote {self.rows} rows ({self.games} games) to {where}; skipped {skipped} "
-                f"games" + (f" ({why})" if why else "")
-                + (f"; left out {left}" if left else ""))
+        return f"; left out {left}" if left else ""
 
     def count_left_out(self, conn: sqlite3.Connection, envs: tuple[str, ...],
                        own: tuple[str, ...], formats: dict[str, tuple[str, ...]]) -> None:

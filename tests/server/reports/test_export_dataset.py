@@ -172,13 +172,30 @@ def test_people_appear_under_their_pseudonym_with_their_think_time(db, dataset):
     assert "made without `--names`" in (dataset / "README.md").read_text("utf-8")
 
 
-def test_names_only_when_asked(db, tmp_path):
+def test_names_only_when_asked(db, dataset, tmp_path):
     out = tmp_path / "named"
-    _export(db, out, "--names")
+    _export(db, out, "--names", "--license", "cc-by-4.0")
     people = [p for g in _jsonl(out / "games/games.jsonl") for p in g["players"]
               if p["kind"] == "human"]
     assert [p["name"] for p in people] == [NAME] and people[0]["player"].startswith("p-")
-    assert "made with `--names`" in (out / "README.md").read_text("utf-8")
+    card = (out / "README.md").read_text("utf-8")
+    assert "made with `--names`" in card and "\nlicense: cc-by-4.0\n" in card
+    assert "\nlicense: other\n" in (dataset / "README.md").read_text("utf-8")
+
+
+def test_a_game_of_other_rules_is_exported_without_observations(db, tmp_path, capsys):
+    old = tmp_path / "old-rules.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(old) as copy:
+        source.backup(copy)
+    with sqlite3.connect(old) as conn:
+        (game_id,) = conn.execute("SELECT min(id) FROM games").fetchone()
+        conn.execute("UPDATE games SET rules_version = '0' WHERE id = ?", (game_id,))
+    out = tmp_path / "ds"
+    _export(old, out)
+    decisions = _jsonl(out / "actions/actions.jsonl")
+    assert {a["observation"] for a in decisions if a["game_id"] == game_id} == {None}
+    assert all(a["observation"] for a in decisions if a["game_id"] != game_id)
+    assert "observations not rebuilt for 1 games (other rules)" in capsys.readouterr().err
 
 
 def test_an_llm_decision_carries_its_prompt_and_usage(dataset):
@@ -196,10 +213,16 @@ def test_an_llm_decision_carries_its_prompt_and_usage(dataset):
 
 def test_parquet_holds_the_json_lines_rows_and_datasets_loads_both_configs(
         dataset, tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for offline in ("HF_DATASETS_OFFLINE", "HF_HUB_OFFLINE"):  # no network, ever
+        monkeypatch.setenv(offline, "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     import datasets
+    import huggingface_hub.constants
+
+    # read when the libraries are imported: set them too in case that happened before
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
 
     for config in ("games", "actions"):
         rows = _jsonl(dataset / config / f"{config}.jsonl")
