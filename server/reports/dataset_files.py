@@ -175,5 +175,7 @@ def card(configs: tuple[str, ...], by_env: dict[str, int], games: int, void: int
         title=title, formats=" ".join(configs), made=made, games=games, void=void,
         envs=f"{len(by_env)} environment{'s' * (len(by_env) != 1)}",
         counts=", ".join(f"{env} {n}" for env, n in sorted(by_env.items())) or "none",
-        pseudonyms=NAMES if names else PSEUDONYMS, license=license_text)
+        pseudonyms=NAMES if names else PSEUDONYMS, license=license_text,
+        loading="\n".join(f'{c} = load_dataset("path/to/this/folder", "{c}", split="train")'
+                          for c in configs))
     return front_matter(configs, license_id, title) + "\n" + body
