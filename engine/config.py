@@ -462,9 +462,10 @@ def field_names(config_cls: type[Config]) -> list[str]:
     return [f.name for f in dataclasses.fields(config_cls)]
 
 
-def config_hash(data: Mapping[str, Any]) -> str:
-    """16 hex digits of the sha256 of a config's JSON form (`Config.to_json`, as stored), keys
-    sorted: games whose configs hash alike were played under the same settings, whatever their
-    preset's name (what reports and datasets pool by, beside the rules version)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+def config_hash(config: str | Mapping[str, Any]) -> str:
+    """12 hex digits naming a config (the sha256 of its canonical JSON: keys sorted, compact,
+    ASCII), the same for equal configs whatever their preset's name: what `parlor report`
+    pools by (`--config-hash`) and what the games dataset names."""
+    loaded = json.loads(config) if isinstance(config, str) else config
+    text = json.dumps(loaded, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

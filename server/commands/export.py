@@ -40,6 +40,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--names", action="store_true",
                    help="games and actions: add people's names beside their pseudonyms (left "
                         "out unless asked; the dataset card says which)")
+    p.add_argument("--study", default="", metavar="NAME",
+                   help="games and actions: people's pseudonyms are this study's (as `parlor "
+                        "study consents --study NAME` lists them; default: the database's own)")
     p.add_argument("--license", default="other", metavar="ID",
                    help="games and actions: the license the dataset card names (a Hugging "
                         "Face license id, e.g. cc-by-4.0; default: other, for the host to set)")

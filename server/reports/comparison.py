@@ -17,7 +17,6 @@ rule.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import sqlite3
@@ -26,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.config import config_hash
 from engine.registry import get
 from server.reports import stats
 from server.reports.paper_metrics import RATE, Metric, label, metrics, references
@@ -136,13 +136,6 @@ class _Seat:
     kind: str  # person | model | scripted
     role: str | None
     values: Mapping[str, Any]
-
-
-def config_hash(config: str | Mapping[str, Any]) -> str:
-    """12 hex digits naming a config (its canonical JSON), the same for equal configs."""
-    loaded = json.loads(config) if isinstance(config, str) else config
-    text = json.dumps(loaded, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def bot_kind(identity: str) -> str:

@@ -152,18 +152,26 @@ def _dtype(t: pa.DataType) -> str:
 
 PSEUDONYMS = (
     "People appear only under a pseudonym, `p-` and 12 hex digits: an HMAC-SHA256 of the "
-    "person's account under a key that only the source database holds, so one person keeps one "
-    "pseudonym in every export of that database, two databases cannot be joined on it, and "
-    "nobody without the database can test a guessed name against it. This export was made "
-    "without `--names`: the `name` columns are empty.")
-NAMES = (
-    "This export was made with `--names`: people's names are in the `name` columns beside their "
-    "pseudonym (`p-` and 12 hex digits, an HMAC-SHA256 of the account under a key only the "
-    "source database holds). Do not publish it without the consent of everyone named.")
+    "person's account{study} under a key that only the source database holds, so one person "
+    "keeps one pseudonym in every export {scope}, two {apart} cannot be joined on it, and "
+    "nobody without the database can test a guessed name against it.")
+WITHOUT_NAMES = " This export was made without `--names`: the `name` columns are empty."
+WITH_NAMES = (" This export was made with `--names`: people's names are in the `name` columns "
+              "beside their pseudonym. Do not publish it without the consent of everyone named.")
+
+
+def pseudonym_statement(names: bool, study: str) -> str:
+    """What the card says of people: how their pseudonyms are made, and whether names are in."""
+    said = PSEUDONYMS.format(
+        study=f" and the study's name ({json.dumps(study)}, as `parlor study consents` lists "
+              f"them)" if study else "",
+        scope="of that study" if study else "of that database",
+        apart="studies or two databases" if study else "databases")
+    return said + (WITH_NAMES if names else WITHOUT_NAMES)
 
 
 def card(configs: tuple[str, ...], by_env: dict[str, int], games: int, void: int, *,
-         names: bool, license_id: str, made: str) -> str:
+         names: bool, study: str, license_id: str, made: str) -> str:
     """The dataset card: front matter, then what the rows are and how they were made."""
     template = (Path(__file__).with_name("dataset_card.md")).read_text(encoding="utf-8")
     title = "Parlor games: people and models at the same tables"
@@ -175,7 +183,7 @@ def card(configs: tuple[str, ...], by_env: dict[str, int], games: int, void: int
         title=title, formats=" ".join(configs), made=made, games=games, void=void,
         envs=f"{len(by_env)} environment{'s' * (len(by_env) != 1)}",
         counts=", ".join(f"{env} {n}" for env, n in sorted(by_env.items())) or "none",
-        pseudonyms=NAMES if names else PSEUDONYMS, license=license_text,
+        pseudonyms=pseudonym_statement(names, study), license=license_text,
         loading="\n".join(f'{c} = load_dataset("path/to/this/folder", "{c}", split="train")'
                           for c in configs))
     return front_matter(configs, license_id, title) + "\n" + body

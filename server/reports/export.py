@@ -94,7 +94,7 @@ def _run_dataset(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
                                                       "the database itself")
         conn = connect(db)
         try:
-            people = Pseudonyms(conn)
+            people = Pseudonyms(conn, args.study)
         except PseudonymKeyMissing as e:
             conn.close()
             raise Refused(f"{db}: {e}") from None
@@ -113,7 +113,7 @@ def _run_dataset(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
             write_dir(folder, lambda part: dataset_files.write_dataset(
                 part, rows, formats, lambda: dataset_files.card(
                     formats, dict(tally.by_env), tally.games, tally.void, names=args.names,
-                    license_id=args.license, made=made)))
+                    study=args.study, license_id=args.license, made=made)))
             written = True
         _left_out(conn, envs, export_dataset.ENVS, tally)
     finally:

@@ -121,8 +121,8 @@ def game_row(g: sqlite3.Row, seats: list[dict[str, Any]], result: dict[str, Any]
     decisions = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?",
                              (g["id"],)).fetchone()[0]
     return {"game_id": g["id"], "env": g["env"], "preset": g["preset"],
-            "rules_version": g["rules_version"], "config_hash": config_hash(
-                json.loads(g["config"])), "config": g["config"], "seed": g["seed"],
+            "rules_version": g["rules_version"], "config_hash": config_hash(g["config"]),
+            "config": g["config"], "seed": g["seed"],
             "status": g["status"], "void": g["status"] == "void", "reason": g["reason"],
             "started": g["started"], "ended": g["ended"],
             "pool": "people" if kinds == {"human"} else "mixed" if "human" in kinds else "bots",

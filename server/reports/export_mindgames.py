@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import EngineError, Env, Game
+from engine.core import ActionRecord, EngineError, Env, Game
 from engine.registry import get
 
 ENVS = ("codenames", "colonel-blotto", "secret-mafia", "three-player-ipd")
@@ -177,15 +177,9 @@ def stored_action(a: sqlite3.Row) -> str | dict[str, Any]:
 
 def replay_action(game: Game, a: sqlite3.Row) -> None:
     """Make a stored action (seat, step, raw, structured, outcome, error) again in `game`, the
-    way it was made (a default move, a resignation or the seat's own); Diverged when the rules
-    judge it otherwise now."""
-    seat, outcome, error = a["seat"], a["outcome"], a["error"]
-    if outcome == "defaulted":
-        game.act_default(seat, error or "")
-    elif outcome == "resigned":
-        game.resign(seat, error or "")
-    else:
-        game.act(seat, stored_action(a))
+    way it was made (`Env.replay_action`); Diverged when the rules judge it otherwise now."""
+    Env.replay_action(game, ActionRecord(a["seat"], a["step"], stored_action(a), a["outcome"],
+                                         a["error"]))
     replayed = game.last_action()
-    if replayed is None or replayed.outcome != outcome or replayed.step != a["step"]:
+    if replayed is None or replayed.outcome != a["outcome"] or replayed.step != a["step"]:
         raise Diverged(f"step {a['step']} replays as {replayed and replayed.outcome}")

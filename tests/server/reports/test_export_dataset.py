@@ -183,6 +183,19 @@ def test_names_only_when_asked(db, dataset, tmp_path):
     assert "\nlicense: other\n" in (dataset / "README.md").read_text("utf-8")
 
 
+def test_a_study_has_pseudonyms_of_its_own(db, dataset, tmp_path):
+    out = tmp_path / "study"
+    _export(db, out, "--study", "pilot-2026")
+    with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as conn:
+        theirs = Pseudonyms(conn, "pilot-2026").label(f"human:{NAME}", "human")
+    mine = {p["player"] for g in _jsonl(out / "games/games.jsonl") for p in g["players"]
+            if p["kind"] == "human"}
+    everyone = {p["player"] for g in _jsonl(dataset / "games/games.jsonl")
+                for p in g["players"] if p["kind"] == "human"}
+    assert mine == {theirs} and everyone != mine
+    assert '"pilot-2026"' in (out / "README.md").read_text("utf-8")
+
+
 def test_a_game_of_other_rules_is_exported_without_observations(db, tmp_path, capsys):
     old = tmp_path / "old-rules.db"
     with sqlite3.connect(db) as source, sqlite3.connect(old) as copy:
