@@ -107,18 +107,40 @@ def _run_dataset(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
         if folder is None:
             written = write_out(None, lambda stream: _write((r for _, r in rows), stream))
         else:
-            from server.reports import dataset_files
-
-            made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-            write_dir(folder, lambda part: dataset_files.write_dataset(
-                part, rows, formats, lambda: dataset_files.card(
-                    formats, dict(tally.by_env), tally.games, tally.void, names=args.names,
-                    study=args.study, license_id=args.license, made=made)))
-            written = True
+            written = _write_folder(folder, rows, formats, tally, args)
         _left_out(conn, envs, export_dataset.ENVS, tally)
     finally:
         conn.close()
+    if not tally.games and folder is not None:  # a dataset of no row cannot even be loaded
+        print(f"parlor export: {db}: no game to export, nothing written: "
+              f"{tally.summary(str(folder)).split('; ', 1)[1]}", file=sys.stderr)
+        return 1
     return _said(written, db, folder, tally)
+
+
+def _write_folder(folder: Path, rows: Any, formats: tuple[str, ...],
+                  tally: export_dataset.DatasetTally, args: argparse.Namespace) -> bool:
+    """The dataset directory, with its card; nothing at all when no game was found."""
+    from server.reports import dataset_files
+
+    made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+    def write(part: Path) -> None:
+        dataset_files.write_dataset(part, rows, formats, lambda: dataset_files.card(
+            formats, dict(tally.by_env), tally.games, tally.void, names=args.names,
+            study=args.study, license_id=args.license, made=made))
+        if not tally.games:
+            raise _Empty
+
+    try:
+        write_dir(folder, write)
+    except _Empty:
+        return False
+    return True
+
+
+class _Empty(Exception):
+    """No game to export: the dataset directory is not made."""
 
 
 def _left_out(conn: sqlite3.Connection, envs: tuple[str, ...], own: tuple[str, ...],

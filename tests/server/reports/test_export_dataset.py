@@ -312,3 +312,12 @@ def test_force_replaces_a_folder_whole(db, tmp_path):
     assert not (tmp_path / "again.part").exists() and not (tmp_path / "again.old").exists()
     card = (out / "README.md").read_text("utf-8")
     assert "config_name: games" in card and "config_name: actions" not in card
+
+
+def test_no_game_to_export_writes_nothing_and_exits_1(db, tmp_path, capsys):
+    out = tmp_path / "empty"
+    assert main(["export", "--format", "games", "actions", "--db", str(db), "--env",
+                 "codenames", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no game to export, nothing written" in err[0]
+    assert "left out" in err[0] and not out.exists() and not (tmp_path / "empty.part").exists()
