@@ -58,10 +58,14 @@ def run_export(args: argparse.Namespace) -> int:
     formats = tuple(dict.fromkeys(args.format))
     if set(formats) <= set(DATASET):
         return _run_dataset(args, formats)
-    if len(formats) > 1:
-        print(f"parlor export: --format {' '.join(formats)}: only {' and '.join(DATASET)} are "
-              f"written together (as one dataset directory); export the others one at a time",
-              file=sys.stderr)
+    dataset_only = [flag for flag, given in (("--names", args.names), ("--study", args.study),
+                                             ("--license", args.license != "other")) if given]
+    if len(formats) > 1 or dataset_only:
+        print(f"parlor export: --format {' '.join(formats)}: " + (
+            f"only {' and '.join(DATASET)} are written together (as one dataset directory); "
+            f"export the others one at a time" if len(formats) > 1 else
+            f"{', '.join(dataset_only)} only applies to --format {' and '.join(DATASET)}"),
+            file=sys.stderr)
         return 2
     fmt = formats[0]
     module = FORMATS[fmt][0]
