@@ -38,10 +38,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "unless --force")
     p.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     p.add_argument("--names", action="store_true",
-                   help="games and actions: add people's names beside their pseudonyms (left "
-                        "out unless asked; the dataset card says which)")
+                   help="people's names, left out unless asked: games and actions add them "
+                        "beside the pseudonyms (the dataset card says so), mindgames and "
+                        "socialmaze give them in place of the pseudonyms")
     p.add_argument("--study", default="", metavar="NAME",
-                   help="games and actions: people's pseudonyms are this study's (as `parlor "
+                   help="people's pseudonyms are this study's (as `parlor "
                         "study consents --study NAME` lists them; default: the database's own)")
     p.add_argument("--license", default="other", metavar="ID",
                    help="games and actions: the license the dataset card names (a Hugging "

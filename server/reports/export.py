@@ -31,7 +31,7 @@ from engine.registry import env_ids, get
 from server.reports import export_dataset, export_mindgames, export_socialmaze
 from server.reports.outfile import Refused, out_dir, out_path, write_dir, write_out
 from server.store.location import default_db
-from server.store.pseudonyms import PseudonymKeyMissing, Pseudonyms
+from server.store.pseudonyms import PseudonymKeyMissing, Pseudonyms, labeller
 from server.wire.jsontext import dumps
 
 # format -> (the module making its rows, one-line description)
@@ -58,8 +58,7 @@ def run_export(args: argparse.Namespace) -> int:
     formats = tuple(dict.fromkeys(args.format))
     if set(formats) <= set(DATASET):
         return _run_dataset(args, formats)
-    dataset_only = [flag for flag, given in (("--names", args.names), ("--study", args.study),
-                                             ("--license", args.license != "other")) if given]
+    dataset_only = ["--license"] if args.license != "other" else []
     if len(formats) > 1 or dataset_only:
         print(f"parlor export: --format {' '.join(formats)}: " + (
             f"only {' and '.join(DATASET)} are written together (as one dataset directory); "
@@ -74,12 +73,18 @@ def run_export(args: argparse.Namespace) -> int:
         db = database(args.db)
         out = out_path(args.out, args.force, "mindgames.jsonl", db, "the database itself")
         conn = connect(db)
+        try:
+            label = labeller(conn, args.study or "", args.names)
+        except PseudonymKeyMissing as e:
+            conn.close()
+            raise Refused(f"{db}: {e}") from None
     except Refused as e:
         print(f"parlor export: {e}", file=sys.stderr)
         return 2
     tally = module.Tally()
     try:
-        written = write_out(out, lambda stream: _write(module.rows(conn, envs, tally), stream))
+        written = write_out(out, lambda stream: _write(module.rows(conn, envs, tally, label),
+                                                       stream))
         _left_out(conn, envs, module.ENVS, tally)
     finally:
         conn.close()

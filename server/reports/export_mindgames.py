@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.core import ActionRecord, EngineError, Env, Game
 from engine.registry import get
+from server.store.pseudonyms import Label
 
 ENVS = ("codenames", "colonel-blotto", "secret-mafia", "three-player-ipd")
 PAGE = 256  # games rows read at once
@@ -99,12 +100,14 @@ def finished(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
             tally.skipped["void" if g["status"] == "void" else "unfinished"] += 1
 
 
-def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
+def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally, label: Label
          ) -> Iterator[dict[str, Any]]:
-    """The dataset's rows, game by game, seat by seat; `tally` counts what was skipped."""
+    """The dataset's rows, game by game, seat by seat; `tally` counts what was skipped;
+    `label(identity, kind)` names a player (a person's pseudonym unless names were asked)."""
     for g in finished(conn, envs, tally):
-        seats = conn.execute("SELECT seat, identity, status, reward FROM seats WHERE "
-                             "game_id = ? ORDER BY seat", (g["id"],)).fetchall()
+        seats = [{**dict(s), "identity": label(s["identity"], s["kind"])} for s in conn.execute(
+            "SELECT seat, identity, kind, status, reward FROM seats WHERE game_id = ? "
+            "ORDER BY seat", (g["id"],))]
         try:
             turns = trajectories(conn, g, len(seats))
         except (Diverged, EngineError, ValueError, TypeError, KeyError):
@@ -116,7 +119,7 @@ def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
             yield row(g, seats, seat["seat"], turns[seat["seat"]])
 
 
-def row(g: sqlite3.Row, seats: list[sqlite3.Row], me: int, turns: list[dict[str, Any]]
+def row(g: sqlite3.Row, seats: list[dict[str, Any]], me: int, turns: list[dict[str, Any]]
         ) -> dict[str, Any]:
     """One player trajectory (spec §10) and two extras: the seat's role and the rules."""
     names = {str(s["seat"]): s["identity"] for s in seats}

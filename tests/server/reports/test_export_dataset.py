@@ -288,8 +288,8 @@ def test_one_format_to_stdout(db, dataset, capsys):
     (["--format", "games", "--out", "{file}"], "is a file; name a folder"),
     (["--format", "games", "--out", "{tmp}/nowhere/x"], "no folder"),
     (["--format", "actions", "--env", "chess"], "unknown environment 'chess'"),
-    (["--format", "mindgames", "--names"], "--names only applies to --format games and "
-                                           "actions"),
+    (["--format", "mindgames", "--license", "mit"], "--license only applies to --format "
+                                                    "games and actions"),
 ])
 def test_bad_input_exits_2_with_one_line(db, tmp_path, capsys, args, needle):
     (tmp_path / "full").mkdir()
