@@ -27,7 +27,8 @@ async def _serve(args: argparse.Namespace) -> None:
                     bot_policy=policy, limits=limits_of(args),
                     invite_only=getattr(args, "invite_only", False),
                     client_seeds=getattr(args, "allow_client_seeds", False),
-                    unrated_same_address=getattr(args, "unrated_same_address", False))
+                    unrated_same_address=getattr(args, "unrated_same_address", False),
+                    reports=getattr(args, "reports", None))
     await _start(server, args, _tls(args))
     tune_gc()
     if not server.tls and not _loopback(args.host):

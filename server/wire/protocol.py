@@ -39,6 +39,10 @@ MAX_HISTORY_PAGE = 200
 MAX_INVITE_CHARS = 64
 MAX_REASON_CHARS = 200  # a host's reason for closing a table or removing a seat
 ADMIN_ACTIONS = ("tables", "close_table", "kick")
+# `report`: whose games are pooled (absent: all of them) and whether rows are per player or per
+# kind of player (absent: per player).
+REPORT_POOLS = ("people", "bots", "mixed")
+REPORT_BY = ("identity", "kind")
 
 
 class _Refusal(Exception):
@@ -75,6 +79,13 @@ def _int(low: int, high: int = MAX_SAFE_INT) -> Check:
 def _bool(value: Any, where: str) -> None:
     if not isinstance(value, bool):
         raise _Refusal(BAD_MESSAGE, f"{where} must be true or false")
+
+
+def _one_of(choices: tuple[str, ...]) -> Check:
+    def check(value: Any, where: str) -> None:
+        if value not in choices:
+            raise _Refusal(BAD_MESSAGE, f"{where} must be one of {', '.join(choices)}")
+    return check
 
 
 def _object(value: Any, where: str) -> None:
@@ -147,6 +158,11 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "leave": {"table_id": (_TABLE_ID, True)},
     "resume": {"table_id": (_TABLE_ID, True)},
     "leaderboard": {"env": (_WORD, True), "scheme": (_WORD, False)},
+    # One env's comparison of people and bots on its paper's metrics (server/reports/
+    # report_reply.py), and a player's profile (absent name: the asker's own).
+    "report": {"env": (_WORD, True), "pool": (_one_of(REPORT_POOLS), False),
+               "by": (_one_of(REPORT_BY), False)},
+    "profile": {"name": (_text(MAX_SPEC_CHARS, strip=True), False)},
     "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
                 "limit": (_int(1, MAX_HISTORY_PAGE), False)},
     # The host's requests (server/net/admin.py): `token` is the admin token; no hello needed.
@@ -156,7 +172,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "history", "admin", "instances", "preview", "error")
+                   "leaderboard", "history", "admin", "instances", "preview", "report",
+                   "profile", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -190,6 +207,8 @@ LIMIT = "limit"  # a host limit (open tables, new names per address, LLM seats) 
 INVITE_REQUIRED = "invite_required"  # a new name on an invite-only server, with no invite
 BAD_INVITE = "bad_invite"  # an invite that is not the server's, or used already
 FORBIDDEN = "forbidden"  # a wrong admin token; a seat the host removed you from
+UNKNOWN_PLAYER = "unknown_player"  # a profile of a name no leaderboard shows
+UNAVAILABLE = "unavailable"  # a request this server was started without the means to answer
 
 
 class ProtocolError(Exception):
