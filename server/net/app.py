@@ -996,8 +996,11 @@ class Server:
             raise p.ProtocolError(p.UNAVAILABLE, "this server was started without reports; "
                                   f"`parlor report {env.id}` on its database gives them",
                                   req.id)
-        build = self.reports
+        build, leagues = self.reports, ratings.LEAGUES.get(env.rating, ())
         pool, by = req.get("pool"), req.get("by")
-        found = await self.store.read_apart(lambda c: build(c, env.id, pool, by))
-        await self.reply(conn, p.message("report", req.id, **{**found, "env": env.id,
-                                                               "pool": pool, "by": by}))
+
+        def read(c: sqlite3.Connection) -> dict[str, Any]:
+            return {**build(c, env.id, pool, by), "env": env.id, "pool": pool, "by": by,
+                    "ratings_over_time": profiles.ratings_over_time(c, env.id, leagues)}
+
+        await self.reply(conn, p.message("report", req.id, **await self.store.read_apart(read)))

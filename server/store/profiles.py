@@ -22,6 +22,7 @@ from server.wire.protocol import plain_label
 
 RECENT = 10  # recent games listed
 HISTORY = 500  # rating points per env and scheme at most (the latest)
+TOP = 5  # players whose rating a report plots (the leaderboard's first)
 PROVISIONAL_BELOW = 10  # rated games under which a rating is marked provisional
 PEOPLE, BOTS = "people", "bots"  # the pool each stored TrueSkill/Elo rating belongs to
 
@@ -137,15 +138,33 @@ def _metrics(env_id: str, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for key, v in sums.items()]
 
 
-def _history(conn: sqlite3.Connection, identity: str) -> list[dict[str, Any]]:
+def _history(conn: sqlite3.Connection, identity: str, env: str | None = None,
+             scheme: str | None = None) -> list[dict[str, Any]]:
     """The identity's rating after each of its rated games, oldest first, per env and scheme
-    (the latest HISTORY points of each)."""
+    (the latest HISTORY points of each; of one env and scheme when given)."""
     rows = conn.execute(
         """SELECT env, scheme, time, rating FROM (
                SELECT h.env, h.scheme, g.ended AS time, h.mu_after - 3 * h.sigma_after AS rating,
                       row_number() OVER (PARTITION BY h.env, h.scheme ORDER BY g.id DESC) AS n,
                       g.id
                FROM rating_history h JOIN games g ON g.id = h.game_id
-               WHERE h.identity = ? AND g.ended IS NOT NULL)
-           WHERE n <= ? ORDER BY env, scheme, id""", (identity, HISTORY))
+               WHERE h.identity = ? AND g.ended IS NOT NULL AND coalesce(h.env = ?, 1)
+                     AND coalesce(h.scheme = ?, 1))
+           WHERE n <= ? ORDER BY env, scheme, id""", (identity, env, scheme, HISTORY))
     return [dict(r) for r in rows]
+
+
+def ratings_over_time(conn: sqlite3.Connection, env: str, leagues: tuple[str, ...],
+                      top: int = TOP) -> dict[str, Any]:
+    """The leaderboard's `top` of an env's first league with players, each with its rating
+    after each rated game (a report's rating plot): {scheme, series: [{who, points}]}; people
+    by name, as the leaderboard shows them."""
+    for scheme in leagues:
+        best = conn.execute("SELECT identity FROM ratings WHERE env = ? AND scheme = ? "
+                            "ORDER BY mu - 3 * sigma DESC LIMIT ?", (env, scheme, top)).fetchall()
+        if best:
+            return {"scheme": scheme, "series": [
+                {"who": r["identity"].removeprefix("human:"),
+                 "points": [p["rating"] for p in _history(conn, r["identity"], env, scheme)]}
+                for r in best]}
+    return {"scheme": None, "series": []}

@@ -20,12 +20,11 @@ from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.cycler import Cycler
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.metrics_view import pairs_table
-from tui.widgets.rating_plot import RatingPlot
+from tui.widgets.rating_plot import LEAGUE_NAMES, RatingPlot
 
 ENV_COLUMNS = ("Game", "Games", "Won", "Drawn", "Lost", "Rating")
 RECENT_COLUMNS = ("Table", "Game", "Ended", "Outcome", "Rated")
 OUTCOMES = {"win": "won", "loss": "lost", "draw": "drawn", "void": "void"}
-LEAGUE_NAMES = {"trueskill": "TrueSkill", "elo": "Elo"}
 
 
 def rating_text(rating: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from tui.session import report_key
 from tui.widgets.cycler import Cycler
 from tui.widgets.interval_plot import IntervalPlot
 from tui.widgets.key_footer import KeyFooter
+from tui.widgets.rating_plot import LEAGUE_NAMES, RatingPlot
 from tui.widgets.report_table import KINDS, ReportTable, figure, interval, test_text
 
 # What is pooled (None: every game) and how rows are cut (None: per player), in key order.
@@ -66,6 +67,7 @@ class ReportScreen(ParlorScreen):
                 yield ReportTable(id="report-rows")
                 yield Static(id="report-detail")
                 yield IntervalPlot(id="report-plot")
+                yield RatingPlot(id="report-ratings")
                 yield Static(id="report-notes")
         yield KeyFooter()
 
@@ -122,6 +124,11 @@ class ReportScreen(ParlorScreen):
         if reply is not None and not self.sections:
             notes.insert(0, "No metric has figures for these games yet.")
         self.query_one("#report-notes", Static).update("\n".join(notes))
+        over = (reply or {}).get("ratings_over_time") or {}
+        series = {str(s.get("who")): list(s.get("points") or []) for s in over.get("series") or []}
+        league = LEAGUE_NAMES.get(over.get("scheme"), over.get("scheme"))
+        self.query_one(RatingPlot).show(
+            f"Rating over time ({league}): the leaderboard's top {len(series)}", series)
         self.show_section()
 
     @property
@@ -158,7 +165,9 @@ class ReportScreen(ParlorScreen):
         text.append(f" ({KINDS.get(str(row.get('group')), row.get('group'))}): "
                     f"{figure(row.get('value'), kind)}")
         if row.get("group") != "paper":
-            text.append(f", 95% interval {interval(row, kind)}, {row.get('games', 0)} games")
+            games = row.get("games", 0)
+            text.append(f", 95% interval {interval(row, kind)}, {games} "
+                        f"game{'' if games == 1 else 's'}")
         test = row.get("test")
         if isinstance(test, dict):
             text.append(f"\n  against people: {test.get('name', 'test')}, {test_text(row)}")

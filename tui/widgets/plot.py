@@ -21,6 +21,7 @@ class TerminalPlot(PlotextPlot):
         """Start a new picture (the last is forgotten); `nothing`: there is nothing to draw."""
         self.plt.clear_figure()
         self._nothing = nothing
+        self.set_class(nothing, "-empty")  # a line saying so, not a plot's height of blank
 
     def render(self) -> RenderableType:
         if self._nothing:

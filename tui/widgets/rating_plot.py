@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from tui.widgets.plot import TerminalPlot
 
 COLORS = ("cyan", "magenta", "yellow", "green", "red")
+LEAGUE_NAMES = {"trueskill": "TrueSkill", "elo": "Elo"}  # a rating scheme, as people read it
 MAX_TICKS = 10  # rated games labelled one by one up to this many
 
 

@@ -91,9 +91,15 @@ async def test_a_report_is_the_builders_reply_read_apart_from_the_loop(make_serv
                 "left_out": [], "sections": [], "notes": []}
 
     server = await make_server(reports=build)
-    ada = await Client.connect(server.url, "ada")
+    ada = await _ada_plays_blotto(server)
     reply = await ada.request("report", env="colonel-blotto", pool="people", by="kind")
-    assert reply["type"] == "report" and reply["pooled"] == "0 games"
+    assert reply["type"] == "report" and reply["pooled"] == "1 games"
+    # The server adds the leaderboard's first players' ratings over time (the report's plot).
+    board = (await ada.request("leaderboard", env="colonel-blotto"))["rows"]
+    over = reply["ratings_over_time"]
+    assert over["scheme"] == "trueskill"
+    assert [(s["who"], s["points"]) for s in over["series"]] == [
+        (r["identity"].removeprefix("human:"), [r["conservative"]]) for r in board]
     assert (reply["pool"], reply["by"]) == ("people", "kind")
     assert calls == [("colonel-blotto", "people", "kind", False)]  # a worker thread
     plain = await ada.request("report", env="colonel-blotto")
