@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.cycler import Cycler
 from tui.widgets.key_footer import KeyFooter
@@ -196,9 +196,7 @@ class ProfileScreen(ParlorScreen):
         self.ask()
 
     def action_page(self, pages: int) -> None:
-        box = self.query_one("#profile-box", VerticalScroll)
-        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
-                            animate=False)
+        scroll_pages(self.query_one("#profile-box", VerticalScroll), pages)
 
     def action_back(self) -> None:
         self.app.pop_screen()

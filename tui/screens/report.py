@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.session import report_key
 from tui.widgets.cycler import Cycler
@@ -194,9 +194,7 @@ class ReportScreen(ParlorScreen):
         self.ask()
 
     def action_page(self, pages: int) -> None:
-        box = self.query_one("#report-body", VerticalScroll)
-        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
-                            animate=False)
+        scroll_pages(self.query_one("#report-body", VerticalScroll), pages)
 
     def action_back(self) -> None:
         self.app.pop_screen()

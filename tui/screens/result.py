@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.profile import ProfileScreen
@@ -114,6 +114,4 @@ class ResultScreen(ParlorScreen):
         open_help(self, self.env_id or None)
 
     def action_page(self, pages: int) -> None:
-        box = self.query_one("#result-box", VerticalScroll)
-        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
-                            animate=False)
+        scroll_pages(self.query_one("#result-box", VerticalScroll), pages)
