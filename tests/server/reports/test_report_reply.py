@@ -74,3 +74,19 @@ async def test_a_report_of_stored_blotto_games_has_the_replys_shape(tmp_path):
     bot = next(r for r in win["rows"] if r["group"] == "bot")
     assert bot["games"] == 6 and set(bot["test"]) == {"name", "p_value", "effect"}
     assert bot["low"] <= bot["value"] <= bot["high"]
+
+
+async def test_parlor_serve_answers_report_with_this_builder(tmp_path):
+    from tests.server.conftest import Client
+    from tests.server.net.test_serve_process import ServeProcess
+
+    serve = ServeProcess(tmp_path)
+    try:
+        ada = await Client.connect(serve.url, "ada")
+        reply = await ada.request("report", env="colonel-blotto", pool="mixed")
+        assert reply["type"] == "report", reply
+        assert reply["pooled"] == "no finished games stored" and reply["sections"] == []
+        assert reply["ratings_over_time"] == {"scheme": None, "series": []}
+        await ada.close()
+    finally:
+        serve.stop()
