@@ -123,7 +123,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         return run_workers(args)
     from server.net.serve import run_serve
+    from server.reports.report_reply import build
 
+    args.reports = build  # the server's `report` requests (server/net may not import reports)
     return run_serve(args)
 
 

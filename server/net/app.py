@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from ssl import SSLContext
 from typing import Any
 
@@ -42,7 +43,7 @@ from server.net.limits import (
     PerHour,
     address_key,
 )
-from server.store import accounts, names, ratings
+from server.store import accounts, names, profiles, ratings
 from server.store import instances as maze_instances
 from server.store import study as studies
 from server.store.store import Store
@@ -74,6 +75,8 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
                        "allow chosen seeds: parlor serve --allow-client-seeds)")
 FORGET_BATCH = 1000  # unused names released per store job
 UNRATED_LISTED = 20  # the latest unrated games a leaderboard reply explains
+# (read-only connection, env, pool or None, by or None) -> the `report` reply's body
+ReportBuilder = Callable[[sqlite3.Connection, str, str | None, str | None], Mapping[str, Any]]
 
 
 class Outbox:
@@ -200,7 +203,8 @@ class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
                  invite_only: bool = False, client_seeds: bool = False,
-                 study: studies.Study | None = None, **options: Any) -> None:
+                 study: studies.Study | None = None, reports: ReportBuilder | None = None,
+                 **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
@@ -209,9 +213,13 @@ class Server:
         new name needs an invite code (server/store/accounts.py). `client_seeds`: a table with people
         may be created with a seed its creator chose (which tells them its hidden setup); bot
         tables always may. `study`: the study this server runs (`parlor serve --study`): a
-        person gets a seat only once they agreed to its current consent text."""
+        person gets a seat only once they agreed to its current consent text. `reports`: what
+        answers `report` requests (server/reports/report_reply.py's `build`, which this layer
+        may not import: `parlor serve` and local play hand it in); without it `report` is
+        `unavailable`."""
         self.db_path = db_path
         self.study = study
+        self.reports = reports
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
@@ -1036,3 +1044,34 @@ class Server:
         await self.reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
                                           league=scheme, leagues=list(leagues), rows=rows,
                                           unrated_count=unrated_count, unrated=unrated))
+
+    async def _on_profile(self, conn: Connection, req: p.Request) -> None:
+        """A player's profile (server/store/profiles.py): one's own whole, another's as the
+        leaderboards show them; read apart from the loop."""
+        assert self.store is not None and conn.player is not None
+        asker = conn.player.name
+        name = (req.get("name") or "").strip() or asker
+        try:
+            found = await self.store.read_apart(
+                lambda c: profiles.profile(c, name, asker))
+        except profiles.UnknownPlayer as e:
+            raise p.ProtocolError(p.UNKNOWN_PLAYER, str(e), req.id) from None
+        await self.reply(conn, p.message("profile", req.id, **found))
+
+    async def _on_report(self, conn: Connection, req: p.Request) -> None:
+        """One env's comparison of people and bots (the builder handed in), read apart from
+        the loop: it may read every stored game of the env."""
+        env = known_env(req["env"], req.id)
+        assert self.store is not None
+        if self.reports is None:
+            raise p.ProtocolError(p.UNAVAILABLE, "this server was started without reports; "
+                                  f"`parlor report {env.id}` on its database gives them",
+                                  req.id)
+        build, leagues = self.reports, ratings.LEAGUES.get(env.rating, ())
+        pool, by = req.get("pool"), req.get("by")
+
+        def read(c: sqlite3.Connection) -> dict[str, Any]:
+            return {**build(c, env.id, pool, by), "env": env.id, "pool": pool, "by": by,
+                    "ratings_over_time": profiles.ratings_over_time(c, env.id, leagues)}
+
+        await self.reply(conn, p.message("report", req.id, **await self.store.read_apart(read)))

@@ -28,7 +28,8 @@ async def _serve(args: argparse.Namespace) -> None:
                     invite_only=getattr(args, "invite_only", False),
                     client_seeds=getattr(args, "allow_client_seeds", False),
                     unrated_same_address=getattr(args, "unrated_same_address", False),
-                    study=getattr(args, "study_plan", None))
+                    study=getattr(args, "study_plan", None),
+                    reports=getattr(args, "reports", None))
     await _start(server, args, _tls(args))
     tune_gc()
     if not server.tls and not _loopback(args.host):

@@ -309,6 +309,16 @@ class Store:
             self._flush()
         return read(self._conn)
 
+    async def read_apart(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
+        """`read(connection)` on a read-only connection of its own in a worker thread, after
+        what is queued is committed: a long query (a profile, a report) never stalls the loop
+        and its games. An in-memory database has no second connection: read on the loop."""
+        if self._path in TEMPORARY:
+            return await self.read_with(read)
+        if self._queue:
+            self._flush()
+        return await asyncio.to_thread(_read_only, self._path, read)
+
     async def close(self) -> None:
         if self._closed:
             return
@@ -821,6 +831,17 @@ class GameArchive:
     def first_event_at(self, step: int) -> int | None:
         return self.store._read("SELECT min(seq) FROM events WHERE game_id = ? AND step >= ?",
                                 (self.game_id, step))[0][0]
+
+
+def _read_only(path: str, read: Callable[[sqlite3.Connection], Any]) -> Any:
+    """`read` on a read-only connection to `path`, closed after (Store.read_apart)."""
+    conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        return read(conn)
+    finally:
+        conn.close()
 
 
 class _Checkpointer:

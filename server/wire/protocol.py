@@ -41,6 +41,10 @@ MAX_REASON_CHARS = 200  # a host's reason for closing a table or removing a seat
 MAX_FORM_ANSWERS = 12  # a study's demographics form (server/store/study.py)
 MAX_ANSWER_CHARS = 500  # each answer of the form
 ADMIN_ACTIONS = ("tables", "close_table", "kick")
+# `report`: whose games are pooled (absent: all of them) and whether rows are per player or per
+# kind of player (absent: per player).
+REPORT_POOLS = ("people", "bots", "mixed")
+REPORT_BY = ("identity", "kind")
 
 
 class _Refusal(Exception):
@@ -77,6 +81,13 @@ def _int(low: int, high: int = MAX_SAFE_INT) -> Check:
 def _bool(value: Any, where: str) -> None:
     if not isinstance(value, bool):
         raise _Refusal(BAD_MESSAGE, f"{where} must be true or false")
+
+
+def _one_of(choices: tuple[str, ...]) -> Check:
+    def check(value: Any, where: str) -> None:
+        if value not in choices:
+            raise _Refusal(BAD_MESSAGE, f"{where} must be one of {', '.join(choices)}")
+    return check
 
 
 def _object(value: Any, where: str) -> None:
@@ -171,6 +182,11 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "leave": {"table_id": (_TABLE_ID, True)},
     "resume": {"table_id": (_TABLE_ID, True)},
     "leaderboard": {"env": (_WORD, True), "scheme": (_WORD, False)},
+    # One env's comparison of people and bots on its paper's metrics (server/reports/
+    # report_reply.py), and a player's profile (absent name: the asker's own).
+    "report": {"env": (_WORD, True), "pool": (_one_of(REPORT_POOLS), False),
+               "by": (_one_of(REPORT_BY), False)},
+    "profile": {"name": (_text(MAX_SPEC_CHARS, strip=True), False)},
     "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
                 "limit": (_int(1, MAX_HISTORY_PAGE), False)},
     # Study mode (`parlor serve --study`): the study's consent text and form, and a person's
@@ -186,7 +202,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
                    "leaderboard", "history", "admin", "instances", "preview", "study",
-                   "error")
+                   "report", "profile", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -224,6 +240,8 @@ CONSENT_REQUIRED = "consent_required"  # study mode: a seat for a person who has
 # the study's current consent text (or a `consent` answering a text that is not the current one)
 NO_STUDY = "no_study"  # `study` or `consent` on a server that runs no study
 BAD_ANSWER = "bad_answer"  # a study form answer that does not fit its field (named)
+UNKNOWN_PLAYER = "unknown_player"  # a profile of a name no leaderboard shows
+UNAVAILABLE = "unavailable"  # a request this server was started without the means to answer
 
 
 class ProtocolError(Exception):
