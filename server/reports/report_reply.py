@@ -11,6 +11,8 @@ import math
 import sqlite3
 from typing import Any
 
+from server.reports.comparison import compare
+
 # What each of the comparison's row kinds is called in the reply.
 GROUPS = {"people": "people", "person": "person", "model": "model", "scripted": "bot",
           "paper": "paper"}
@@ -20,9 +22,6 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
           ) -> dict[str, Any]:
     """The `report` reply's body for `env`'s stored games: `pool` people | bots | mixed (None:
     every game), `by` identity | kind (None: identity)."""
-    # Imported here: the comparison lands beside this module with `parlor report`'s branch.
-    from server.reports.comparison import compare
-
     c = compare(conn, env, pool=pool or "all", by=by or "identity")
     if c.group is None:
         return {"env": env, "title": c.title, "pooled": "no finished games stored",

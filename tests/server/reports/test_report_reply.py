@@ -1,16 +1,18 @@
 """The `report` reply built from `parlor report`'s comparison: each metric and role a section,
 each row with its group, interval, and (for a model or bot) its test against people and the
-small-sample warning. Runs once server/reports/comparison.py is here (its own branch)."""
+small-sample warning."""
 
 from __future__ import annotations
 
+import json
 import math
+import sqlite3
 
-import pytest
-
-comparison = pytest.importorskip("server.reports.comparison")
-
-from server.reports import report_reply  # noqa: E402
+from server.reports import comparison, report_reply
+from server.store.store import Store
+from tests.server.conftest import Client
+from tests.server.net.test_serve_process import ServeProcess
+from tests.server.reports import stored_games as stored
 
 
 def test_the_comparison_becomes_sections_of_rows_with_their_tests(monkeypatch):
@@ -32,7 +34,7 @@ def test_the_comparison_becomes_sections_of_rows_with_their_tests(monkeypatch):
         asked.append((env, options))
         return found
 
-    monkeypatch.setattr(comparison, "compare", compare)
+    monkeypatch.setattr(report_reply, "compare", compare)
     reply = report_reply.build(None, "colonel-blotto", "people", None)
     assert asked == [("colonel-blotto", {"pool": "people", "by": "identity"})]
     assert reply["title"] == "Colonel Blotto" and "14 finished games" in reply["pooled"]
@@ -50,12 +52,6 @@ def test_the_comparison_becomes_sections_of_rows_with_their_tests(monkeypatch):
 
 
 async def test_a_report_of_stored_blotto_games_has_the_replys_shape(tmp_path):
-    import json
-    import sqlite3
-
-    stored = pytest.importorskip("tests.server.reports.stored_games")
-    from server.store.store import Store
-
     store = await Store.open(tmp_path / "parlor.db")
     try:
         for seed in range(6):
@@ -77,9 +73,6 @@ async def test_a_report_of_stored_blotto_games_has_the_replys_shape(tmp_path):
 
 
 async def test_parlor_serve_answers_report_with_this_builder(tmp_path):
-    from tests.server.conftest import Client
-    from tests.server.net.test_serve_process import ServeProcess
-
     serve = ServeProcess(tmp_path)
     try:
         ada = await Client.connect(serve.url, "ada")
