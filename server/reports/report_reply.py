@@ -12,10 +12,12 @@ import sqlite3
 from typing import Any
 
 from server.reports.comparison import compare
+from server.reports.fitted_ratings import PROVISIONAL_BELOW, NotFitted, fitted_ratings
 
 # What each of the comparison's row kinds is called in the reply.
 GROUPS = {"people": "people", "person": "person", "model": "model", "scripted": "bot",
           "paper": "paper"}
+FITTED_RESAMPLES = 100  # the screen's bootstrap (`parlor ratings fit` takes 200 by default)
 
 
 def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
@@ -47,10 +49,37 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
             sections.append({"metric": metric.key, "label": metric.label,
                              "kind": "mean" if metric.kind == "mean" else "rate",
                              "role": role, "rows": rows})
+    fitted = _fitted_section(conn, env, pool or "all")
+    if fitted is not None:
+        sections.append(fitted)
+        notes.append("Fitted rating: Bradley–Terry / Plackett–Luce over every stored game of "
+                     "the pool at once (any settings; void games left out), on an Elo scale "
+                     f"with a 95% bootstrap interval ({FITTED_RESAMPLES} resamples); "
+                     f"provisional under {PROVISIONAL_BELOW} games (`parlor ratings fit`).")
     return {"env": env, "title": c.title,
             "pooled": f"{c.group.games} finished games of {c.group.name}",
             "left_out": left_out, "sections": sections,
-            "notes": [f"Paper rows: {n}" for n in notes]}
+            "notes": [n if n.startswith("Fitted") else f"Paper rows: {n}" for n in notes]}
+
+
+def _fitted_section(conn: sqlite3.Connection, env: str, pool: str) -> dict[str, Any] | None:
+    """The pool's fitted ratings as one more section (None for an env scored by accuracy)."""
+    try:
+        fit = fitted_ratings(conn, env, pool, resamples=FITTED_RESAMPLES)
+    except NotFitted:
+        return None
+    rows = [{"who": r.player, "group": _group(r.player, r.kind), "games": r.games,
+             "value": r.rating, "low": r.low, "high": r.high, "test": None,
+             "warning": f"provisional: fewer than {PROVISIONAL_BELOW} games"
+             if r.provisional else None} for r in fit.rows]
+    return {"metric": "fitted_rating", "label": f"Fitted rating, {pool} pool ({fit.games} games)",
+            "kind": "mean", "role": None, "rows": rows}
+
+
+def _group(player: str, kind: str) -> str:
+    if kind == "human":
+        return "person"
+    return "bot" if player == "random" or player.startswith("scripted:") else "model"
 
 
 def _test(test: Any) -> dict[str, Any] | None:

@@ -35,6 +35,11 @@ def test_the_comparison_becomes_sections_of_rows_with_their_tests(monkeypatch):
         return found
 
     monkeypatch.setattr(report_reply, "compare", compare)
+
+    def not_fitted(*args, **kwargs):
+        raise report_reply.NotFitted("scored by accuracy")
+
+    monkeypatch.setattr(report_reply, "fitted_ratings", not_fitted)
     reply = report_reply.build(None, "colonel-blotto", "people", None)
     assert asked == [("colonel-blotto", {"pool": "people", "by": "identity"})]
     assert reply["title"] == "Colonel Blotto" and "14 finished games" in reply["pooled"]
@@ -70,6 +75,17 @@ async def test_a_report_of_stored_blotto_games_has_the_replys_shape(tmp_path):
     bot = next(r for r in win["rows"] if r["group"] == "bot")
     assert bot["games"] == 6 and set(bot["test"]) == {"name", "p_value", "effect"}
     assert bot["low"] <= bot["value"] <= bot["high"]
+    # the fitted ratings of every player of the pool, last: two people (by pseudonym) and the
+    # bot, each provisional at fewer than 10 games
+    fitted = reply["sections"][-1]
+    assert fitted["metric"] == "fitted_rating" and "6 games" in fitted["label"]
+    rows = {r["who"]: r for r in fitted["rows"]}
+    assert rows["random"]["group"] == "bot" and rows["random"]["games"] == 6
+    people = [r for r in fitted["rows"] if r["group"] == "person"]
+    assert len(people) == 2 and all(r["who"].startswith("p-") for r in people)
+    assert all(r["low"] <= r["value"] <= r["high"] and "provisional" in r["warning"]
+               for r in fitted["rows"])
+    assert any(n.startswith("Fitted rating") for n in reply["notes"])
 
 
 async def test_parlor_serve_answers_report_with_this_builder(tmp_path):
