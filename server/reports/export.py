@@ -31,7 +31,7 @@ from engine.registry import env_ids, get
 from server.reports import export_dataset, export_mindgames, export_socialmaze
 from server.reports.outfile import Refused, out_dir, out_path, write_dir, write_out
 from server.store.location import default_db
-from server.store.pseudonyms import PseudonymKeyMissing, Pseudonyms, labeller
+from server.store.pseudonyms import PseudonymKeyMissing, Pseudonyms
 from server.wire.jsontext import dumps
 
 # format -> (the module making its rows, one-line description)
@@ -72,12 +72,8 @@ def run_export(args: argparse.Namespace) -> int:
         envs = _envs(fmt, module.ENVS, args.env)
         db = database(args.db)
         out = out_path(args.out, args.force, "mindgames.jsonl", db, "the database itself")
-        conn = connect(db)
-        try:
-            label = labeller(conn, args.study or "", args.names)
-        except PseudonymKeyMissing as e:
-            conn.close()
-            raise Refused(f"{db}: {e}") from None
+        conn, people = _open(db, args.study)
+        label = (lambda identity, kind: identity) if args.names else people.label
     except Refused as e:
         print(f"parlor export: {e}", file=sys.stderr)
         return 2
@@ -91,6 +87,16 @@ def run_export(args: argparse.Namespace) -> int:
     return _said(written, db, out, tally)
 
 
+def _open(db: Path, study: str) -> tuple[sqlite3.Connection, Pseudonyms]:
+    """The database, read-only, and its people's pseudonyms (the study's)."""
+    conn = connect(db)
+    try:
+        return conn, Pseudonyms(conn, study)
+    except PseudonymKeyMissing as e:
+        conn.close()
+        raise Refused(f"{db}: {e}") from None
+
+
 def _run_dataset(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
     """The games and/or actions datasets: JSON Lines to stdout (one format) or a directory."""
     try:
@@ -101,12 +107,7 @@ def _run_dataset(args: argparse.Namespace, formats: tuple[str, ...]) -> int:
                           f"--out DIR (stdout takes one format as JSON Lines)")
         folder = None if args.out == "-" else out_dir(args.out, args.force, db,
                                                       "the database itself")
-        conn = connect(db)
-        try:
-            people = Pseudonyms(conn, args.study)
-        except PseudonymKeyMissing as e:
-            conn.close()
-            raise Refused(f"{db}: {e}") from None
+        conn, people = _open(db, args.study)
     except Refused as e:
         print(f"parlor export: {e}", file=sys.stderr)
         return 2
