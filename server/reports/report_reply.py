@@ -29,7 +29,7 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
         return {"env": env, "title": c.title, "pooled": "no finished games stored",
                 "left_out": [], "sections": [], "notes": []}
     left_out = [f"{n} {why}" for why, n in c.left_out.items() if n]
-    left_out += [f"{g.games} games of {g.name} (other settings)" for g in c.left_out_groups]
+    left_out += [f"{_games(g.games)} of {g.name} (other settings)" for g in c.left_out_groups]
     notes: list[str] = []
     sections = []
     for metric in c.metrics:
@@ -57,7 +57,7 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
                      f"with a 95% bootstrap interval ({FITTED_RESAMPLES} resamples); "
                      f"provisional under {PROVISIONAL_BELOW} games (`parlor ratings fit`).")
     return {"env": env, "title": c.title,
-            "pooled": f"{c.group.games} finished games of {c.group.name}",
+            "pooled": f"{_games(c.group.games, 'finished ')} of {c.group.name}",
             "left_out": left_out, "sections": sections,
             "notes": [n if n.startswith("Fitted") else f"Paper rows: {n}" for n in notes]}
 
@@ -72,8 +72,12 @@ def _fitted_section(conn: sqlite3.Connection, env: str, pool: str) -> dict[str, 
              "value": r.rating, "low": r.low, "high": r.high, "test": None,
              "warning": f"provisional: fewer than {PROVISIONAL_BELOW} games"
              if r.provisional else None} for r in fit.rows]
-    return {"metric": "fitted_rating", "label": f"Fitted rating, {pool} pool ({fit.games} games)",
+    return {"metric": "fitted_rating", "label": f"Fitted rating, {pool} pool ({_games(fit.games)})",
             "kind": "mean", "role": None, "rows": rows}
+
+
+def _games(n: int, what: str = "") -> str:
+    return f"{n} {what}game{'' if n == 1 else 's'}"
 
 
 def _group(player: str, kind: str) -> str:

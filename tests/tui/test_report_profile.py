@@ -164,3 +164,41 @@ async def test_a_server_without_reports_says_why_on_the_report_screen(embedded):
         await on_screen(pilot, app, "report")
         text = await wait_for_text(pilot, "No report:", "without reports")
         assert "Traceback" not in screen_text(app) and text
+
+
+@pytest.fixture
+async def real_reports(server_db: Path) -> AsyncIterator[Any]:
+    """The embedded server as `parlor` starts it: reports from the stored games."""
+    from server.net.embedded import start_embedded
+    from server.reports.report_reply import build
+
+    server_db.parent.mkdir(parents=True, exist_ok=True)
+    server = await asyncio.to_thread(start_embedded, str(server_db), client_seeds=True,
+                                     reports=build)
+    try:
+        yield server
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+async def test_after_a_game_the_report_puts_the_person_beside_the_bot(real_reports):
+    """The report of the game just played, computed from the store: people pooled, the
+    person by pseudonym, the bot, and last the pool's fitted ratings."""
+    app = ParlorApp(real_reports.url, "tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_blotto(app, pilot)
+        await pilot.press("enter")
+        await on_screen(pilot, app, "lobby")
+        ids = [e["id"] for e in app.session.envs]
+        await pilot.press(*["down"] * ids.index("colonel-blotto"), "c")
+        await on_screen(pilot, app, "report")
+        text = await wait_for_text(pilot, "Report — Colonel Blotto", "1 finished game of", "p-",
+                                   "random")
+        assert "tester" not in _line(text, "p-")  # the person by pseudonym, not by name
+        for _ in range(6):  # the metrics, one at a time, then the fitted ratings
+            if "Fitted rating" in screen_text(app):
+                break
+            await pilot.press("right")
+            await pilot.pause(0.1)
+        text = await wait_for_text(pilot, "Fitted rating, all pool (1 game)")
+        assert "random" in text and "p-" in text
