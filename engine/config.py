@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import json
 import math
 import types
 import typing
@@ -458,3 +460,12 @@ class Config:
 
 def field_names(config_cls: type[Config]) -> list[str]:
     return [f.name for f in dataclasses.fields(config_cls)]
+
+
+def config_hash(config: str | Mapping[str, Any]) -> str:
+    """12 hex digits naming a config (the sha256 of its canonical JSON: keys sorted, compact,
+    ASCII), the same for equal configs whatever their preset's name: what `parlor report`
+    pools by (`--config-hash`) and what the games dataset names."""
+    loaded = json.loads(config) if isinstance(config, str) else config
+    text = json.dumps(loaded, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

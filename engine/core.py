@@ -771,15 +771,19 @@ class Env(ABC):
         """Rebuild a game from its record by replaying every action from the seed."""
         game = self.new_game(self.Config.from_json(record.config), record.seed, record.players)
         for a in record.actions:
-            if a.outcome == "defaulted":
-                game.act_default(a.seat, a.error or "", meta=a.meta)
-            elif a.outcome == "resigned":
-                game.resign(a.seat, a.error or "", meta=a.meta)
-            else:
-                game.act(a.seat, a.raw, meta=a.meta)
+            self.replay_action(game, a)
         if record.aborted is not None and not game.over:
             game.abort(record.aborted)
         return game
+
+    @staticmethod
+    def replay_action(game: Game, a: ActionRecord) -> list[Event]:
+        """Make a recorded action again: a default move, a resignation, or the move itself."""
+        if a.outcome == "defaulted":
+            return game.act_default(a.seat, a.error or "", meta=a.meta)
+        if a.outcome == "resigned":
+            return game.resign(a.seat, a.error or "", meta=a.meta)
+        return game.act(a.seat, a.raw, meta=a.meta)
 
     def describe(self) -> dict[str, Any]:
         """JSON description for lobbies: id, title, players, presets with their configs."""

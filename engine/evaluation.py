@@ -4,7 +4,6 @@ counts, so `parlor sim`, the leagues and the TUI's reports compute them the same
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -18,14 +17,15 @@ SURVIVAL_DEPTH = 0.5
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float] | None:
     """The Wilson score interval of a win rate (draws may count half: `wins` need not be an
     integer); None without games. It stays inside [0, 1] and is sensible at 0 and n wins,
-    where the Wald interval collapses to a point."""
+    where the Wald interval collapses to a point. statsmodels computes it; imported here, so a
+    command that never reports does not pay for loading it."""
     if games <= 0:
         return None
-    p = wins / games
-    z2 = z * z
-    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    from scipy.stats import norm
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(wins, games, alpha=2 * norm.sf(z), method="wilson")
+    return max(0.0, float(low)), min(1.0, float(high))
 
 
 def error_survival_warning(error_rate: float | None, depth: float | None) -> bool:

@@ -11,12 +11,27 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from server.commands import admin, bots, envs, export, league, maze, play, serve, sim
+from server.commands import (
+    admin,
+    bots,
+    envs,
+    export,
+    forget,
+    league,
+    maze,
+    play,
+    ratings,
+    report,
+    serve,
+    sim,
+    study,
+)
 from server.store.location import DB_HELP
 
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
-          "envs": envs, "export": export, "maze": maze, "bots": bots}
+          "envs": envs, "export": export, "report": report, "ratings": ratings,
+          "maze": maze, "bots": bots, "study": study, "forget": forget}
 
 
 def _parser() -> argparse.ArgumentParser:

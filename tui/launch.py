@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 from pathlib import Path
+from typing import Any
 
 from tui.app import ParlorApp
 
@@ -32,13 +33,14 @@ def run_remote(url: str, name: str | None = None, server_key: str | None = None,
     return app.return_code or 0
 
 
-def run_local(db_path: str, name: str | None = None) -> int:
-    """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit."""
+def run_local(db_path: str, name: str | None = None, **server_options: Any) -> int:
+    """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit.
+    `server_options`: the server's (what answers `report`, handed in by the command)."""
     from server.net.embedded import start_embedded  # the server side loads only for local play
 
     db = Path(db_path).expanduser().resolve()
     db.parent.mkdir(parents=True, exist_ok=True)
-    server = start_embedded(str(db))
+    server = start_embedded(str(db), **server_options)
     try:  # the embedded server's port changes every run; its database does not
         return run_remote(server.url, name, f"local:{db}", database=str(db))
     finally:

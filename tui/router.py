@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.screens.base import ParlorScreen
+from tui.screens.consent import ConsentScreen
 from tui.screens.game import GameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.result import ResultScreen
@@ -18,10 +19,14 @@ _AT_GAME = ("game", "result")
 def next_screen(session: Session, msg: dict[str, Any], current: str) -> type[ParlorScreen] | None:
     kind = msg["type"]
     if kind == "welcome":
+        if current == "connect" and session.consent_needed:
+            return ConsentScreen  # a study: its consent text before any game
         # Back from a reconnect at a running table: stay put until `resume` answers.
         if current == "connect" and (session.table is None or session.game_over):
             return LobbyScreen
         return None
+    if kind == "study" and current == "consent" and not session.consent_needed:
+        return LobbyScreen  # agreed: on to the games
     table = session.table
     if table is None:
         return None

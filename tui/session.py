@@ -25,6 +25,11 @@ def seat_display(seat: dict[str, Any]) -> str:
             or ("open seat" if seat.get("kind") == "human" else f"seat {seat.get('seat')}"))
 
 
+def report_key(env: str, pool: str | None, by: str | None) -> tuple[str, str | None, str | None]:
+    """Where `Session.reports` keeps the report of `env` for `pool` and `by` (None: default)."""
+    return env, pool or None, by or None
+
+
 def events_after(events: Sequence[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
     """The events of `events` (ascending `seq`) with a seq above `seq`, oldest first. It reads
     from the end, so a renderer that keeps its own cursor pays only for what is new."""
@@ -107,7 +112,12 @@ class Session:
     # The latest leaderboard reply per env, whole: its league and the games not rated, and why.
     leaderboard_replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     instances: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # stored, by env
+    # The latest `report` reply per (env, pool, by) as asked (None: the server's default).
+    reports: dict[tuple[str, str | None, str | None], dict[str, Any]] = field(
+        default_factory=dict)
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # the latest, by name
     last_error: dict[str, Any] | None = None
+    study: dict[str, Any] | None = None  # `welcome.study`, then the `study` reply
 
     # -- folding server messages ------------------------------------------------------------
     def apply(self, msg: dict[str, Any]) -> None:
@@ -117,6 +127,7 @@ class Session:
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.player = msg.get("player")
+        self.study = msg.get("study")  # the study this server runs: name, hash, our answer
         self.envs = list(msg.get("envs") or [])
         self.bots = msg.get("bots")
         # A (re)connection: requests sent on a previous connection will never be answered.
@@ -127,6 +138,14 @@ class Session:
             gap.ref = None
         # Back at a table we followed: events went by while we were away.
         self._resync = self.table is not None and self.last_seq >= 0
+
+    def _on_study(self, msg: dict[str, Any]) -> None:
+        self.study = msg.get("study")  # whole: its consent text and form too
+
+    @property
+    def consent_needed(self) -> bool:
+        """The server runs a study we have not agreed to (its current text): no game yet."""
+        return bool(self.study) and self.study.get("status") != "agreed"
 
     def _on_envs(self, msg: dict[str, Any]) -> None:
         self.envs = list(msg.get("envs") or [])
@@ -281,6 +300,12 @@ class Session:
     def _on_leaderboard(self, msg: dict[str, Any]) -> None:
         self.leaderboards[msg["env"]] = list(msg.get("rows") or [])
         self.leaderboard_replies[msg["env"]] = msg
+
+    def _on_report(self, msg: dict[str, Any]) -> None:
+        self.reports[report_key(msg["env"], msg.get("pool"), msg.get("by"))] = msg
+
+    def _on_profile(self, msg: dict[str, Any]) -> None:
+        self.profiles[msg["name"]] = msg
 
     def _on_instances(self, msg: dict[str, Any]) -> None:
         self.instances[msg["env"]] = list(msg.get("instances") or [])

@@ -59,21 +59,26 @@ def _fits(text: str, word: str) -> bool:
 
 
 @cache
-def description(word: str) -> str:
-    """The clue the describer gives for `word` (module docstring)."""
+def description(word: str, clue: str = "full") -> str:
+    """The clue the describer gives for `word` (module docstring); `clue` is its style
+    (`CLUES`): the broader term with the definition, the broader term alone, or the
+    definition alone, each falling back to the others and then to a neutral sentence."""
     senses = wordnet().synsets(word)
-    candidates = []
+    full: list[str] = []
+    terse: list[str] = []
+    gloss: list[str] = []
     if senses:
         sense = senses[0]
-        gloss = sense.definition().strip().rstrip(".")
+        definition = sense.definition().strip().rstrip(".")
         broader = [_name(h.lemma_names()[0]) for h in _sorted(sense.hypernyms())] \
             or [_name(n) for n in sense.lemma_names() if n.lower() != word.lower()]
-        for b in broader[:2]:
-            candidates.append(f"It is a kind of {b}: {gloss}.")
-        candidates.append(f"Think of this: {gloss}.")
-        candidates += [f"It is a kind of {b}." for b in broader[:2]]
-        for s in senses[1:3]:
-            candidates.append(f"Think of this: {s.definition().strip().rstrip('.')}.")
+        full = [f"It is a kind of {b}: {definition}." for b in broader[:2]]
+        terse = [f"It is a kind of {b}." for b in broader[:2]]
+        gloss = [f"Think of this: {definition}.",
+                 *(f"Think of this: {s.definition().strip().rstrip('.')}." for s in senses[1:3])]
+    candidates = {"full": full + gloss[:1] + terse + gloss[1:],
+                  "terse": terse + full + gloss,
+                  "gloss": gloss + full + terse}[clue]
     return next((c for c in candidates if _fits(c, word)), FALLBACK)
 
 
@@ -112,15 +117,18 @@ def guess_word(texts: Iterable[str]) -> str | None:
     return max(sorted(candidates), key=lambda c: len(profile(c) & said))
 
 
-def ballot(seat: int, word: str, descriptions: Iterable[Mapping[str, Any]]
-           ) -> dict[str, Any]:
-    """The describer's ballot (module docstring), from its view's word and descriptions."""
+def ballot(seat: int, word: str, descriptions: Iterable[Mapping[str, Any]],
+           declare: str = "most") -> dict[str, Any]:
+    """The describer's ballot (module docstring), from its view's word and descriptions;
+    `declare` (`DECLARES`) is how many of the others' descriptions must share nothing with
+    its word before it declares itself: most (two of three), any one, or never."""
     others = {d["seat"]: d["text"] for d in descriptions if d["seat"] != seat}
     if not others:
         return {"suspected_impostor_id": seat + 1, "confidence": 0.0, "reasoning": "nothing "
                 "was said", "self_declaration": False, "word_guess": None}
     fits = {s: fit(t, word) for s, t in others.items()}
-    if sum(1 for v in fits.values() if v == 0) * 3 >= len(fits) * 2:
+    unfit = sum(1 for v in fits.values() if v == 0)
+    if {"most": unfit * 3 >= len(fits) * 2, "any": unfit >= 1, "never": False}[declare]:
         return {"suspected_impostor_id": seat + 1, "confidence": 0.6,
                 "reasoning": "the others' descriptions do not fit my word",
                 "self_declaration": True, "word_guess": guess_word(others.values())}
@@ -135,15 +143,37 @@ def ballot(seat: int, word: str, descriptions: Iterable[Mapping[str, Any]]
 class DescriberBot(Bot):
     never_awaits = True
 
+    def __init__(self, clue: str = "full", declare: str = "most") -> None:
+        super().__init__()
+        self.clue = clue
+        self.declare = declare
+
     async def decide(self, view: Mapping[str, Any], legal: Mapping[str, Any],
                      memory: dict[str, Any]) -> Decision:
         word = view["private"]["word"]
         if legal.get("kind") == "text":
-            return Decision(action=description(word))
-        return Decision(action=ballot(view["seat"], word, view["public"]["descriptions"]))
+            return Decision(action=description(word, self.clue))
+        return Decision(action=ballot(view["seat"], word, view["public"]["descriptions"],
+                                      self.declare))
 
 
-register_scripted(ENV, "describer", "describes its word by WordNet's broader term and "
-                                    "definition; votes for the description that fits its word "
-                                    "least, or declares itself when most do not fit")(
-    lambda seed: DescriberBot())
+# Styles of the describer, so a grid of scripted players has as many distinct ones as the
+# paper's nine models: how it words a clue, and how sure it must be before it declares itself.
+CLUES = {"full": "describes its word by WordNet's broader term and definition",
+         "terse": "describes its word by WordNet's broader term alone",
+         "gloss": "describes its word by WordNet's definition alone"}
+DECLARES = {"most": "votes for the description that fits its word least, or declares itself "
+                    "when most do not fit",
+            "any": "declares itself as soon as one description shares nothing with its word, "
+                   "else votes for the one that fits least",
+            "never": "never declares itself: votes for the description that fits its word "
+                     "least"}
+STYLES = {  # name -> (clue, declare)
+    "describer": ("full", "most"), "terse": ("terse", "most"), "gloss": ("gloss", "most"),
+    "cautious": ("full", "never"), "bold": ("full", "any"),
+    "terse-cautious": ("terse", "never"), "terse-bold": ("terse", "any"),
+    "gloss-cautious": ("gloss", "never"), "gloss-bold": ("gloss", "any"),
+}
+for _style, (_clue, _declare) in STYLES.items():
+    register_scripted(ENV, _style, f"{CLUES[_clue]}; {DECLARES[_declare]}")(
+        lambda seed, clue=_clue, declare=_declare: DescriberBot(clue, declare))

@@ -34,7 +34,7 @@ GAMES_PER_EXPERIMENT = 120  # spec §2.4
 TEAM_A, TEAM_B = "A", "B"  # team labels: A is the experiment's first model, B its second
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GridGame:
     """One game of an experiment: the model at each seat, the table seed and the fixed deal."""
 

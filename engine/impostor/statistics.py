@@ -20,9 +20,9 @@ import numpy as np
 from scipy.stats import chi2_contingency
 from scipy.stats.contingency import association
 from statsmodels.stats.contingency_tables import Table2x2
-from statsmodels.stats.proportion import proportion_confint
 
 from engine.core import derive_seed
+from engine.evaluation import wilson_interval
 from engine.impostor.config import HOMOGENEOUS, MODES, PLAYERS
 from engine.impostor.rules import WIN_CONDITIONS
 from engine.impostor.words import TIERS
@@ -36,14 +36,6 @@ Row = Mapping[str, Any]  # grid.grid_row: experiment, mode, tier, seat_models, g
 
 
 # ------------------------------------------------------------------------------ intervals, tests
-def wilson(successes: int, trials: int) -> tuple[float, float] | None:
-    """The 95% Wilson score interval of a proportion (statsmodels); None without trials."""
-    if trials <= 0:
-        return None
-    low, high = proportion_confint(successes, trials, alpha=ALPHA, method="wilson")
-    return float(low), float(high)
-
-
 def itt(rates: np.ndarray) -> np.ndarray:
     """The pseudo-arm ITT (spec §7): middle speakers (positions 2, 3) against the status-quo
     uniform mix, (p2 + p3 - p0 - p1) / 4, over the last axis of per-position win rates."""
@@ -128,9 +120,11 @@ def chi_square(table: Sequence[Sequence[int]]) -> dict[str, Any] | None:
 
 
 # ------------------------------------------------------------------------------------ summaries
-def _counted(rows: Iterable[Row]) -> list[Row]:
-    return [r for r in rows if not r["game"].get("void") and r["game"].get("impostor_won")
-            is not None]
+# Every figure is a sum or a count, so each group keeps running totals as games stream by
+# (`Tally`), and the report reads the grid's games once: memory grows with the number of
+# experiments (the block bootstrap's counts), not of games.
+def _counted(row: Row) -> bool:
+    return not row["game"].get("void") and row["game"].get("impostor_won") is not None
 
 
 def _impostor(row: Row) -> int:
@@ -143,150 +137,246 @@ def _position_cell(row: Row) -> int:
     return PLAYERS if position is None else position
 
 
-def _mean(values: Iterable[float | None]) -> float | None:
-    kept = [v for v in values if v is not None]
-    return sum(kept) / len(kept) if kept else None
+class _Mean:
+    """The mean of the values given, None left out (None without any)."""
+
+    __slots__ = ("total", "n")
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.n = 0
+
+    def add(self, value: float | None) -> None:
+        if value is not None:
+            self.total += value
+            self.n += 1
+
+    def value(self) -> float | None:
+        return self.total / self.n if self.n else None
 
 
 def _rate_with_interval(name: str, successes: int, trials: int) -> dict[str, Any]:
-    interval = wilson(successes, trials)
+    interval = wilson_interval(successes, trials)
     return {f"{name}_games": trials,
             f"{name}_win_rate": successes / trials if trials else None,
             f"{name}_win_rate_low": interval[0] if interval else None,
             f"{name}_win_rate_high": interval[1] if interval else None}
 
 
-def _by_experiment(games: Sequence[Row], cell: Callable[[Row], int], cells: int,
-                   success: Callable[[Row], float]) -> tuple[np.ndarray, np.ndarray]:
-    index = {e: i for i, e in enumerate(dict.fromkeys(r["experiment"] for r in games))}
-    wins = np.zeros((len(index), cells))
-    trials = np.zeros((len(index), cells))
-    for r in games:
-        i, c = index[r["experiment"]], cell(r)
-        wins[i, c] += success(r)
-        trials[i, c] += 1
-    return wins, trials
+class _ByExperiment:
+    """Successes and trials per experiment (in order of first appearance) and cell: the
+    counts a block bootstrap resamples."""
+
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+        self.counts: dict[Any, np.ndarray] = {}
+
+    def add(self, experiment: Any, cell: int, success: float) -> None:
+        counts = self.counts.get(experiment)
+        if counts is None:
+            counts = self.counts[experiment] = np.zeros((2, self.cells))
+        counts[0, cell] += success
+        counts[1, cell] += 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.counts:
+            return np.zeros((0, self.cells)), np.zeros((0, self.cells))
+        stacked = np.stack(list(self.counts.values()))
+        return stacked[:, 0], stacked[:, 1]
 
 
-def summary(impostor_games: Sequence[Row], majority_games: Sequence[Row],
-            majority_seats: Sequence[Mapping[str, Any]],
-            seats_by_game: Sequence[Sequence[Mapping[str, Any]]], *,
-            resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
-    """The figures of one group: `impostor_games` where the group played the impostor,
-    `majority_games` where it held a majority seat, its majority seats' metrics and, game by
-    game, all its seats' metrics (seat dicts of `game_metrics`)."""
-    seats = [s for game in seats_by_game for s in game]
-    imp_wins = sum(r["game"]["impostor_won"] for r in impostor_games)
-    maj_wins = sum(r["game"]["majority_won"] for r in majority_games)
-    n = len(impostor_games)
-    p_imp = imp_wins / n if n else None
-    ballots = [s for s in majority_seats if s.get("valid_ballot") is not None]
-    declared = [r["game"]["impostor_self_declared"] for r in impostor_games]
-    guesses = [r["game"]["guess_success"] for r in impostor_games]
-    in_coalition = [s for s in seats if s.get("in_coalition")]
-    # the paper's unit: a game with a coalition of the group's, converted if one of them was
-    coalition_games = [g for g in seats_by_game if any(s.get("in_coalition") for s in g)]
-    ties = [r for r in impostor_games if r["game"].get("tie")]
-    out: dict[str, Any] = {
-        **_rate_with_interval("impostor", imp_wins, n),
-        **_rate_with_interval("majority", maj_wins, len(majority_games)),
-        # an invalid ballot is a miss (as the game's `detection`)
-        "detection_accuracy": (sum(1 for s in ballots if s.get("voted_impostor")) / len(ballots)
-                               if ballots else None),
-        "self_declaration_rate": _mean(declared),
-        "guess_success_rate": _mean(guesses),
-        "balance": None if p_imp is None else 1 - abs(2 * p_imp - 1),
-        "influence": _mean(s.get("influence") for s in seats),
-        "reach": _mean(s.get("influence") for s in seats),  # reach = influence (spec §7)
-        "centrality": _mean(s.get("centrality") for s in seats),
-        "coalition_efficiency": (sum(1 for g in coalition_games
-                                     if any(s.get("coalition_converted") for s in g))
-                                 / len(coalition_games) if coalition_games else None),
-        "coalition_efficiency_seats": (sum(s.get("coalition_converted") or 0
-                                           for s in in_coalition) / len(in_coalition)
-                                       if in_coalition else None),
-        "invalid_ballot_rate": _mean(None if s.get("valid_ballot") is None
-                                     else 1 - s["valid_ballot"] for s in seats),
-        "win_conditions": {c: sum(1 for r in impostor_games
-                                  if r["game"].get("win_condition") == c)
-                           for c in WIN_CONDITIONS},
-        "ties": len(ties),
-        "tie_rate": len(ties) / n if n else None,
-    }
-    for breaker in ("sym_candidate", "sym_side"):
-        majority = _mean(r["game"][f"majority_won_{breaker}"] for r in impostor_games)
-        rate = None if majority is None else 1 - majority
-        out[f"impostor_win_rate_{breaker}"] = rate
-        out[f"delta_{breaker}"] = None if rate is None or p_imp is None else rate - p_imp
-    # cells: the impostor's speaking position, and a last one for a game without it
-    wins, trials = _by_experiment(impostor_games, _position_cell, PLAYERS + 1,
-                                  lambda r: r["game"]["impostor_won"])
-    pooled_wins, pooled_trials = wins.sum(axis=0), trials.sum(axis=0)
-    for p in range(PLAYERS):
-        out[f"impostor_games_position_{p}"] = int(pooled_trials[p])
-        out[f"impostor_win_rate_position_{p}"] = (float(pooled_wins[p] / pooled_trials[p])
-                                                  if pooled_trials[p] else None)
-    point = float(_itt_of_counts(pooled_wins, pooled_trials)) \
-        if pooled_trials[:PLAYERS].all() else None
-    intervals = block_bootstrap(wins, trials, {"itt": _itt_of_counts,
-                                               "impostor_win_rate": _rate_of_counts},
-                                resamples=resamples, seed=seed)
-    itt_ci = intervals["itt"] if point is not None else None
-    rate_ci = intervals["impostor_win_rate"]
-    out.update(itt=point, itt_low=itt_ci[0] if itt_ci else None,
-               itt_high=itt_ci[1] if itt_ci else None,
-               impostor_win_rate_block_low=rate_ci[0] if rate_ci else None,
-               impostor_win_rate_block_high=rate_ci[1] if rate_ci else None)
-    return out
+class Tally:
+    """The running totals of one group's figures (`summary`): games where the group played
+    the impostor, games where it held a majority seat, its majority seats' ballots and, game
+    by game, all its seats' vote-network measures."""
+
+    def __init__(self) -> None:
+        self.imp_wins = self.imp_games = self.maj_wins = self.maj_games = 0
+        self.ballots = self.voted_impostor = 0
+        self.declared, self.guessed = _Mean(), _Mean()
+        self.influence, self.centrality, self.invalid = _Mean(), _Mean(), _Mean()
+        self.coalition_games = self.coalition_games_converted = 0
+        self.coalition_seats, self.coalition_seats_converted = 0, 0
+        self.win_conditions = dict.fromkeys(WIN_CONDITIONS, 0)
+        self.ties = 0
+        self.breakers = {b: _Mean() for b in ("sym_candidate", "sym_side")}
+        self.positions = _ByExperiment(PLAYERS + 1)
+
+    def impostor_game(self, row: Row) -> None:
+        game = row["game"]
+        self.imp_wins += game["impostor_won"]
+        self.imp_games += 1
+        self.declared.add(game["impostor_self_declared"])
+        self.guessed.add(game["guess_success"])
+        if game.get("tie"):
+            self.ties += 1
+        condition = game.get("win_condition")
+        if condition in self.win_conditions:
+            self.win_conditions[condition] += 1
+        for breaker, mean in self.breakers.items():
+            mean.add(game[f"majority_won_{breaker}"])
+        self.positions.add(row["experiment"], _position_cell(row), game["impostor_won"])
+
+    def majority_game(self, row: Row) -> None:
+        self.maj_wins += row["game"]["majority_won"]
+        self.maj_games += 1
+
+    def majority_seat(self, seat: Mapping[str, Any]) -> None:
+        if seat.get("valid_ballot") is not None:
+            self.ballots += 1
+            if seat.get("voted_impostor"):  # an invalid ballot is a miss (as `detection`)
+                self.voted_impostor += 1
+
+    def game_seats(self, seats: Sequence[Mapping[str, Any]]) -> None:
+        coalition = False
+        for s in seats:
+            self.influence.add(s.get("influence"))
+            self.centrality.add(s.get("centrality"))
+            valid = s.get("valid_ballot")
+            self.invalid.add(None if valid is None else 1 - valid)
+            if s.get("in_coalition"):
+                coalition = True
+                self.coalition_seats += 1
+                self.coalition_seats_converted += s.get("coalition_converted") or 0
+        # the paper's unit: a game with a coalition of the group's, converted if one of them was
+        if coalition:
+            self.coalition_games += 1
+            if any(s.get("coalition_converted") for s in seats):
+                self.coalition_games_converted += 1
+
+    def summary(self, *, resamples: int = RESAMPLES, seed: int = 0) -> dict[str, Any]:
+        n = self.imp_games
+        p_imp = self.imp_wins / n if n else None
+        influence = self.influence.value()
+        out: dict[str, Any] = {
+            **_rate_with_interval("impostor", self.imp_wins, n),
+            **_rate_with_interval("majority", self.maj_wins, self.maj_games),
+            "detection_accuracy": self.voted_impostor / self.ballots if self.ballots else None,
+            "self_declaration_rate": self.declared.value(),
+            "guess_success_rate": self.guessed.value(),
+            "balance": None if p_imp is None else 1 - abs(2 * p_imp - 1),
+            "influence": influence,
+            "reach": influence,  # reach = influence (spec §7)
+            "centrality": self.centrality.value(),
+            "coalition_efficiency": (self.coalition_games_converted / self.coalition_games
+                                     if self.coalition_games else None),
+            "coalition_efficiency_seats": (self.coalition_seats_converted / self.coalition_seats
+                                           if self.coalition_seats else None),
+            "invalid_ballot_rate": self.invalid.value(),
+            "win_conditions": dict(self.win_conditions),
+            "ties": self.ties,
+            "tie_rate": self.ties / n if n else None,
+        }
+        for breaker, mean in self.breakers.items():
+            majority = mean.value()
+            rate = None if majority is None else 1 - majority
+            out[f"impostor_win_rate_{breaker}"] = rate
+            out[f"delta_{breaker}"] = None if rate is None or p_imp is None else rate - p_imp
+        # cells: the impostor's speaking position, and a last one for a game without it
+        wins, trials = self.positions.arrays()
+        pooled_wins, pooled_trials = wins.sum(axis=0), trials.sum(axis=0)
+        for p in range(PLAYERS):
+            out[f"impostor_games_position_{p}"] = int(pooled_trials[p])
+            out[f"impostor_win_rate_position_{p}"] = (float(pooled_wins[p] / pooled_trials[p])
+                                                      if pooled_trials[p] else None)
+        point = float(_itt_of_counts(pooled_wins, pooled_trials)) \
+            if pooled_trials[:PLAYERS].all() else None
+        intervals = block_bootstrap(wins, trials, {"itt": _itt_of_counts,
+                                                   "impostor_win_rate": _rate_of_counts},
+                                    resamples=resamples, seed=seed)
+        itt_ci = intervals["itt"] if point is not None else None
+        rate_ci = intervals["impostor_win_rate"]
+        out.update(itt=point, itt_low=itt_ci[0] if itt_ci else None,
+                   itt_high=itt_ci[1] if itt_ci else None,
+                   impostor_win_rate_block_low=rate_ci[0] if rate_ci else None,
+                   impostor_win_rate_block_high=rate_ci[1] if rate_ci else None)
+        return out
 
 
 def _seat(row: Row, s: int) -> Mapping[str, Any]:
     return row["seats"][str(s)]
 
 
-def model_summary(rows: Sequence[Row], model: str, *, resamples: int = RESAMPLES,
+def _add_for_model(tally: Tally, row: Row, model: str) -> None:
+    """A game as one model's: the impostor's if its seat was the model's, a majority game if
+    it held a majority seat (each game once), and all its seats' measures."""
+    held = [s for s in range(PLAYERS) if row["seat_models"][s] == model]
+    if not held:
+        return
+    impostor = _impostor(row)
+    if row["seat_models"][impostor] == model:
+        tally.impostor_game(row)
+    majority = [s for s in held if s != impostor]
+    if majority:
+        tally.majority_game(row)
+        for s in majority:
+            tally.majority_seat(_seat(row, s))
+    tally.game_seats([_seat(row, s) for s in held])
+
+
+def _add_for_cell(tally: Tally, row: Row) -> None:
+    """A game regardless of who played: an impostor game and a majority game."""
+    impostor = _impostor(row)
+    tally.impostor_game(row)
+    tally.majority_game(row)
+    seats = [_seat(row, s) for s in range(PLAYERS)]
+    for s, seat in enumerate(seats):
+        if s != impostor:
+            tally.majority_seat(seat)
+    tally.game_seats(seats)
+
+
+def model_summary(rows: Iterable[Row], model: str, *, resamples: int = RESAMPLES,
                   seed: int = 0) -> dict[str, Any]:
     """A model's figures over the games it played: as the impostor (the impostor's seat was
     its), as the majority (games where it held a majority seat, each game once), its majority
     seats' ballots and all its seats' vote-network measures."""
-    imp = [r for r in rows if r["seat_models"][_impostor(r)] == model]
-    held = [(r, [s for s in range(PLAYERS) if r["seat_models"][s] == model]) for r in rows]
-    held = [(r, seats) for r, seats in held if seats]
-    majority = [(r, [s for s in seats if s != _impostor(r)]) for r, seats in held]
-    majority = [(r, seats) for r, seats in majority if seats]
-    return summary(imp, [r for r, _ in majority],
-                   [_seat(r, s) for r, seats in majority for s in seats],
-                   [[_seat(r, s) for s in seats] for r, seats in held], resamples=resamples,
-                   seed=derive_seed(seed, f"model:{model}"))
+    tally = Tally()
+    for row in rows:
+        _add_for_model(tally, row, model)
+    return tally.summary(resamples=resamples, seed=derive_seed(seed, f"model:{model}"))
 
 
-def cell_summary(rows: Sequence[Row], *, resamples: int = RESAMPLES, seed: int = 0
+def cell_summary(rows: Iterable[Row], *, resamples: int = RESAMPLES, seed: int = 0
                  ) -> dict[str, Any]:
     """The figures of a set of games regardless of who played: every game is an impostor
     game and a majority game."""
-    return summary(rows, rows,
-                   [_seat(r, s) for r in rows for s in range(PLAYERS) if s != _impostor(r)],
-                   [[_seat(r, s) for s in range(PLAYERS)] for r in rows],
-                   resamples=resamples, seed=seed)
+    tally = Tally()
+    for row in rows:
+        _add_for_cell(tally, row)
+    return tally.summary(resamples=resamples, seed=seed)
 
 
-def _wins_losses(rows: Iterable[Row]) -> tuple[int, int]:
-    wins = games = 0
-    for r in rows:
-        wins += r["game"]["impostor_won"]
-        games += 1
-    return wins, games - wins
+class _WinsByLevel:
+    """The impostor's wins and losses per level of a factor, in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.table: dict[Any, list[int]] = {}
+
+    def add(self, level: Any, won: int) -> None:
+        counts = self.table.get(level)
+        if counts is None:
+            counts = self.table[level] = [0, 0]
+        counts[0 if won else 1] += 1
+
+    def wins_losses(self, level: Any) -> tuple[int, int]:
+        wins, losses = self.table.get(level, (0, 0))
+        return wins, losses
 
 
-def seat_odds_ratios(rows: Sequence[Row]) -> list[dict[str, Any]]:
+def _seat_odds(by_seat: _WinsByLevel) -> list[dict[str, Any]]:
+    reference = by_seat.wins_losses(0)
+    return [{"seat": s, **(odds_ratio(by_seat.wins_losses(s), reference) or {})}
+            for s in range(1, PLAYERS)]
+
+
+def seat_odds_ratios(rows: Iterable[Row]) -> list[dict[str, Any]]:
     """The impostor's odds of winning from seat 1, 2, 3 against seat 0 (spec §7: the paper's
     seat contrasts, descriptive since seats are counterbalanced)."""
-    by_seat = defaultdict(list)
+    by_seat = _WinsByLevel()
     for r in rows:
-        by_seat[_impostor(r)].append(r)
-    reference = _wins_losses(by_seat[0])
-    return [{"seat": s, **(odds_ratio(_wins_losses(by_seat[s]), reference) or {})}
-            for s in range(1, PLAYERS)]
+        by_seat.add(_impostor(r), r["game"]["impostor_won"])
+    return _seat_odds(by_seat)
 
 
 def _odds_ratio_of_counts(exposed: int, reference: int
@@ -299,31 +389,48 @@ def _odds_ratio_of_counts(exposed: int, reference: int
     return statistic
 
 
-def mode_odds_ratios(rows: Sequence[Row], *, resamples: int = RESAMPLES, seed: int = 0
+class _ModeOdds:
+    """The impostor's wins per mode, pooled and per experiment."""
+
+    def __init__(self) -> None:
+        self.by_mode = _WinsByLevel()
+        self.by_experiment = _ByExperiment(len(MODES))
+
+    def add(self, row: Row) -> None:
+        won = row["game"]["impostor_won"]
+        self.by_mode.add(row["mode"], won)
+        self.by_experiment.add(row["experiment"], MODES.index(row["mode"]), won)
+
+    def ratios(self, *, resamples: int, seed: int) -> list[dict[str, Any]]:
+        played = [m for m in MODES if m in self.by_mode.table]
+        wins, trials = self.by_experiment.arrays()
+        columns = [MODES.index(m) for m in played]
+        wins, trials = wins[:, columns], trials[:, columns]
+        others = [m for m in played if m != HOMOGENEOUS]
+        intervals = block_bootstrap(
+            wins, trials, {m: _odds_ratio_of_counts(played.index(m), played.index(HOMOGENEOUS))
+                           for m in others}, resamples=resamples,
+            seed=derive_seed(seed, "mode odds ratios")) if HOMOGENEOUS in played else {}
+        reference = self.by_mode.wins_losses(HOMOGENEOUS)
+        out = []
+        for m in others:
+            ratio = odds_ratio(self.by_mode.wins_losses(m), reference)
+            interval = intervals.get(m)
+            out.append({"mode": m, **(ratio or {}),
+                        "block_low": interval[0] if ratio and interval else None,
+                        "block_high": interval[1] if ratio and interval else None})
+        return out
+
+
+def mode_odds_ratios(rows: Iterable[Row], *, resamples: int = RESAMPLES, seed: int = 0
                      ) -> list[dict[str, Any]]:
     """The impostor's odds of winning in each mode against homogeneous: Wald (Table2x2) and,
     as the paper adds, a 95% experiment-block bootstrap interval (`block_low`,
     `block_high`; resamples where a mode has no game, or only wins or losses, left out)."""
-    by_mode = defaultdict(list)
+    odds = _ModeOdds()
     for r in rows:
-        by_mode[r["mode"]].append(r)
-    reference = _wins_losses(by_mode[HOMOGENEOUS])
-    played = [m for m in MODES if m in by_mode]
-    wins, trials = _by_experiment(rows, lambda r: played.index(r["mode"]), len(played),
-                                  lambda r: r["game"]["impostor_won"])
-    others = [m for m in played if m != HOMOGENEOUS]
-    intervals = block_bootstrap(
-        wins, trials, {m: _odds_ratio_of_counts(played.index(m), played.index(HOMOGENEOUS))
-                       for m in others}, resamples=resamples,
-        seed=derive_seed(seed, "mode odds ratios")) if HOMOGENEOUS in by_mode else {}
-    out = []
-    for m in others:
-        ratio = odds_ratio(_wins_losses(by_mode[m]), reference)
-        interval = intervals.get(m)
-        out.append({"mode": m, **(ratio or {}),
-                    "block_low": interval[0] if ratio and interval else None,
-                    "block_high": interval[1] if ratio and interval else None})
-    return out
+        odds.add(r)
+    return odds.ratios(resamples=resamples, seed=seed)
 
 
 FACTORS: dict[str, Callable[[Row], Any]] = {
@@ -335,47 +442,73 @@ FACTORS: dict[str, Callable[[Row], Any]] = {
 }
 
 
-def outcome_tests(rows: Sequence[Row]) -> list[dict[str, Any]]:
-    """Chi-square and Cramér's V of the winner (impostor, majority) against each factor."""
-    out = []
+def _outcome_tables() -> dict[str, _WinsByLevel]:
+    return {name: _WinsByLevel() for name in FACTORS}
+
+
+def _add_outcome(tables: Mapping[str, _WinsByLevel], row: Row) -> None:
     for name, factor in FACTORS.items():
-        table: dict[Any, list[int]] = defaultdict(lambda: [0, 0])
-        for r in rows:
-            level = factor(r)
-            if level is not None:
-                table[level][0 if r["game"]["impostor_won"] else 1] += 1
-        out.append({"factor": name, "levels": len(table),
-                    **(chi_square(list(table.values())) or {})})
-    return out
+        level = factor(row)
+        if level is not None:
+            tables[name].add(level, row["game"]["impostor_won"])
+
+
+def _tests(tables: Mapping[str, _WinsByLevel]) -> list[dict[str, Any]]:
+    return [{"factor": name, "levels": len(t.table), **(chi_square(list(t.table.values())) or {})}
+            for name, t in tables.items()]
+
+
+def outcome_tests(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """Chi-square and Cramér's V of the winner (impostor, majority) against each factor."""
+    tables = _outcome_tables()
+    for r in rows:
+        _add_outcome(tables, r)
+    return _tests(tables)
 
 
 def report(rows: Iterable[Row], *, resamples: int = RESAMPLES, seed: int = 0
            ) -> dict[str, Any]:
-    """The whole report over the grid's played games (void ones left out): `overall`,
-    `models` (per model, in order of first appearance), `cells` (every mode x tier cell
-    played, with `all` margins: each mode over tiers, each tier over modes, and all over
-    all), `seat_odds_ratios`, `mode_odds_ratios` and `outcome_tests`. `seed` makes the
-    bootstrap reproducible; `resamples` its size."""
-    rows = _counted(rows)
-    models = list(dict.fromkeys(m for r in rows for m in r["seat_models"]))
-    cells = []
-    modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
-    tiers = [t for t in TIERS if any(r["tier"] == t for r in rows)]
+    """The whole report over the grid's played games (void ones left out), read once as
+    they come: `overall`, `models` (per model, in order of first appearance), `cells`
+    (every mode x tier cell played, with `all` margins: each mode over tiers, each tier over
+    modes, and all over all), `seat_odds_ratios`, `mode_odds_ratios` and `outcome_tests`.
+    `seed` makes the bootstrap reproducible; `resamples` its size."""
+    games = 0
+    models: dict[str, Tally] = {}
+    cells: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    by_seat, odds, tables = _WinsByLevel(), _ModeOdds(), _outcome_tables()
+    for row in rows:
+        if not _counted(row):
+            continue
+        games += 1
+        for model in dict.fromkeys(row["seat_models"]):
+            tally = models.get(model)
+            if tally is None:
+                tally = models[model] = Tally()
+            _add_for_model(tally, row, model)
+        for mode in (row["mode"], ALL):
+            for tier in (row["tier"], ALL):
+                _add_for_cell(cells[mode, tier], row)
+        by_seat.add(_impostor(row), row["game"]["impostor_won"])
+        odds.add(row)
+        _add_outcome(tables, row)
+    modes = [m for m in MODES if (m, ALL) in cells]
+    tiers = [t for t in TIERS if (ALL, t) in cells]
+    summaries = []
     for mode in (*modes, ALL):
         for tier in (*tiers, ALL):
-            chosen = [r for r in rows if mode in (ALL, r["mode"]) and tier in (ALL, r["tier"])]
-            if chosen:
-                cells.append({"mode": mode, "tier": tier, **cell_summary(
-                    chosen, resamples=resamples, seed=derive_seed(seed, f"{mode}/{tier}"))})
-    overall = next((c for c in cells if c["mode"] == ALL and c["tier"] == ALL), None)
-    return {"games": len(rows), "overall": overall,
-            "models": {m: model_summary(rows, m, resamples=resamples, seed=seed)
-                       for m in models},
-            "cells": cells, "seat_odds_ratios": seat_odds_ratios(rows),
-            "mode_odds_ratios": mode_odds_ratios(rows, resamples=resamples, seed=seed),
-            "outcome_tests": outcome_tests(rows)}
+            if (mode, tier) in cells:
+                summaries.append({"mode": mode, "tier": tier, **cells[mode, tier].summary(
+                    resamples=resamples, seed=derive_seed(seed, f"{mode}/{tier}"))})
+    overall = next((c for c in summaries if c["mode"] == ALL and c["tier"] == ALL), None)
+    return {"games": games, "overall": overall,
+            "models": {m: t.summary(resamples=resamples, seed=derive_seed(seed, f"model:{m}"))
+                       for m, t in models.items()},
+            "cells": summaries, "seat_odds_ratios": _seat_odds(by_seat),
+            "mode_odds_ratios": odds.ratios(resamples=resamples, seed=seed),
+            "outcome_tests": _tests(tables)}
 
 
-__all__ = ["ALL", "RESAMPLES", "block_bootstrap", "cell_summary", "chi_square", "itt",
+__all__ = ["ALL", "RESAMPLES", "Tally", "block_bootstrap", "cell_summary", "chi_square", "itt",
            "mode_odds_ratios", "model_summary", "odds_ratio", "outcome_tests", "report",
-           "seat_odds_ratios", "summary", "wilson"]
+           "seat_odds_ratios"]

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def run_local(args: argparse.Namespace) -> int:
+    from server.reports.report_reply import build
     from tui.launch import run_local
 
-    return run_local(database(args), args.name)
+    return run_local(database(args), args.name, reports=build)

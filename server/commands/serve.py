@@ -91,6 +91,11 @@ def add_parser(sub: Any) -> None:
     serve.add_argument("--event-loop", default="auto", choices=EVENT_LOOPS,
                        help="the event loop to run on: uvloop (less CPU per move) where it is "
                             "installed, else asyncio's (default auto)")
+    serve.add_argument("--study", default=None, metavar="FILE",
+                       help="run a study: FILE (Markdown with a TOML front matter: the study's "
+                            "name and an optional demographics form) holds the consent text a "
+                            "person must agree to before their first game (docs/operations.md, "
+                            "\"Running a study\")")
     hosting = serve.add_subparsers(dest="serve_command", metavar="{invite,admin-token,backup}",
                                    help="host tasks on the server's database (run beside a "
                                         "running server); with none: run the server")
@@ -122,7 +127,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         return run_workers(args)
     from server.net.serve import run_serve
+    from server.reports.report_reply import build
 
+    args.reports = build  # the server's `report` requests (server/net may not import reports)
     return run_serve(args)
 
 
@@ -159,6 +166,13 @@ def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
                                                  args.max_llm_seats, args.max_llm_seats_per_hour)
     except PolicyError as e:
         parser.error(str(e))
+    if args.study is not None:
+        from server.store.study import StudyError, load_study
+
+        try:
+            args.study_plan = load_study(args.study)
+        except StudyError as e:
+            parser.error(f"--study {args.study}: {e}")
     if args.keyfile and not args.certfile:
         parser.error("--keyfile needs --certfile")
     for option in ("certfile", "keyfile"):

@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from ssl import SSLContext
 from typing import Any
 
@@ -42,8 +43,9 @@ from server.net.limits import (
     PerHour,
     address_key,
 )
-from server.store import accounts, names, ratings
+from server.store import accounts, names, profiles, ratings
 from server.store import instances as maze_instances
+from server.store import study as studies
 from server.store.store import Store
 from server.tables.outbound import catch_up_message, history_page
 from server.tables.policy import BotPolicy, LimitError, SeatLimits, llm_seats
@@ -73,6 +75,8 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
                        "allow chosen seeds: parlor serve --allow-client-seeds)")
 FORGET_BATCH = 1000  # unused names released per store job
 UNRATED_LISTED = 20  # the latest unrated games a leaderboard reply explains
+# (read-only connection, env, pool or None, by or None) -> the `report` reply's body
+ReportBuilder = Callable[[sqlite3.Connection, str, str | None, str | None], Mapping[str, Any]]
 
 
 class Outbox:
@@ -198,7 +202,9 @@ def known_env(env_id: str, ref: Any) -> Env:
 class Server:
     def __init__(self, db_path: str, *, max_unsent: int = MAX_UNSENT_BYTES, instance: str = "",
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
-                 invite_only: bool = False, client_seeds: bool = False, **options: Any) -> None:
+                 invite_only: bool = False, client_seeds: bool = False,
+                 study: studies.Study | None = None, reports: ReportBuilder | None = None,
+                 **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
@@ -206,8 +212,14 @@ class Server:
         (server/tables/policy.py); the default seats scripted bots and random only. `invite_only`: a
         new name needs an invite code (server/store/accounts.py). `client_seeds`: a table with people
         may be created with a seed its creator chose (which tells them its hidden setup); bot
-        tables always may."""
+        tables always may. `study`: the study this server runs (`parlor serve --study`): a
+        person gets a seat only once they agreed to its current consent text. `reports`: what
+        answers `report` requests (server/reports/report_reply.py's `build`, which this layer
+        may not import: `parlor serve` and local play hand it in); without it `report` is
+        `unavailable`."""
         self.db_path = db_path
+        self.study = study
+        self.reports = reports
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
@@ -277,8 +289,8 @@ class Server:
                 log.exception("cannot replay interrupted game %s", game_id)
                 record, metrics = partial, {}
             await self.store.finish_game(game_id, record=record, statuses={}, metrics=metrics,
-                                         unrated="not rated: the game is void (the server "
-                                                 "stopped mid-game)")
+                                         unrated=f"{ratings.VOID} (the server stopped "
+                                                 "mid-game)")
             log.info("game %s was interrupted by a server stop; marked void", game_id)
 
     async def stop(self) -> None:
@@ -450,6 +462,7 @@ class Server:
             "welcome", req.id, player={"id": player.identity, "name": player.name,
                                        "token": player.token},
             server={"version": SERVER_VERSION, "protocol": p.VERSION},
+            **({"study": await self._study_summary(player)} if self.study else {}),
             envs=_envs(),
             bots={e.id: available(e.id) for e in all_envs()}))
         if back:
@@ -457,6 +470,67 @@ class Server:
                 seat = table.seat_of(player)
                 if seat is not None and table.reconnected(seat):
                     await table.broadcast_table()
+
+    # -- study mode ----------------------------------------------------------------------------
+    async def _study_summary(self, player: Player) -> dict[str, Any]:
+        """What `welcome` says of the study: its name, the consent text's hash and whether
+        this person agreed to that text (`study` gives the text and the form)."""
+        assert self.study is not None
+        return {"name": self.study.name, "consent_hash": self.study.consent_hash,
+                "status": await self._consent_status(player)}
+
+    async def _consent_status(self, player: Player) -> str:
+        assert self.store is not None and self.study is not None
+        study = self.study
+        return await self.store.read_with(lambda c: studies.status(c, player.identity, study))
+
+    async def _require_consent(self, conn: Connection, ref: Any) -> None:
+        """A person takes a seat only once they agreed to the study's current consent text
+        (bots are not asked; watching and the lobby stay open)."""
+        if self.study is None:
+            return
+        assert conn.player is not None
+        status = await self._consent_status(conn.player)
+        if status != studies.AGREED:
+            why = ("you declined to take part in this study" if status == studies.DECLINED else
+                   "read and agree to the study's consent text first (request `study`)")
+            raise p.ProtocolError(p.CONSENT_REQUIRED, f"this server runs the study "
+                                                      f"{self.study.name!r}: {why}; you may "
+                                                      f"still watch games", ref)
+
+    def _the_study(self, ref: Any) -> studies.Study:
+        if self.study is None:
+            raise p.ProtocolError(p.NO_STUDY, "this server runs no study", ref)
+        return self.study
+
+    async def _on_study(self, conn: Connection, req: p.Request) -> None:
+        study = self._the_study(req.id)
+        assert conn.player is not None
+        await self.reply(conn, p.message("study", req.id, study=study.describe(
+            await self._consent_status(conn.player))))
+
+    async def _on_consent(self, conn: Connection, req: p.Request) -> None:
+        """A person's answer to the consent text they read (its hash): agree (with the form's
+        answers) or decline; stored with the server's time. Answering again replaces the
+        answer (a decline after agreeing gives no new games)."""
+        study = self._the_study(req.id)
+        player = conn.player
+        assert player is not None and self.store is not None
+        if req["consent_hash"] != study.consent_hash:
+            raise p.ProtocolError(p.CONSENT_REQUIRED, "the study's consent text has changed; "
+                                                      "read it again (request `study`)", req.id)
+        agree = req["agree"]
+        answers: dict[str, Any] | None = None
+        if agree:
+            try:
+                answers = study.check_answers(req.get("answers") or {})
+            except studies.StudyError as e:
+                raise p.ProtocolError(p.BAD_ANSWER, str(e), req.id) from None
+        await self.store.write(lambda c: studies.record(c, player.identity, study, agree,
+                                                        answers))
+        log.info("study %s: %s %s", study.name, player.name, "agreed" if agree else "declined")
+        await self.reply(conn, p.message("study", req.id, study=study.describe(
+            studies.AGREED if agree else studies.DECLINED)))
 
     def _new_name(self, conn: Connection, ref: Any) -> None:
         """A new name is about to be claimed from `conn`'s address: counted, or refused with
@@ -514,6 +588,8 @@ class Server:
                                           next=page[-1].id if more and page else None))
 
     async def _on_create_table(self, conn: Connection, req: p.Request) -> None:
+        if req.get("join_seat") is not None:
+            await self._require_consent(conn, req.id)
         self._check_table_limits(conn, req.id)
         overrides = dict(req.get("config") or {})
         preset = req.get("preset")
@@ -785,6 +861,7 @@ class Server:
         one table at a time), or come back to your seat in a game under way (as `resume`)."""
         player = conn.player
         assert player is not None
+        await self._require_consent(conn, ref)
         if table.status == "over":
             raise p.ProtocolError(p.GAME_OVER, f"the game at table {table.id} has ended; "
                                                f"spectate it to see how it ended", ref)
@@ -923,6 +1000,7 @@ class Server:
         if seat is None:
             raise p.ProtocolError(p.NOT_SEATED, "you have no seat at this table to resume",
                                   req.id)
+        await self._require_consent(conn, req.id)
         await self._rejoin(conn, table, seat, req.id)
 
     async def _rejoin(self, conn: Connection, table: Table, seat: Seat, ref: Any) -> None:
@@ -971,3 +1049,34 @@ class Server:
         await self.reply(conn, p.message("leaderboard", req.id, env=env.id, scheme=env.rating,
                                           league=scheme, leagues=list(leagues), rows=rows,
                                           unrated_count=unrated_count, unrated=unrated))
+
+    async def _on_profile(self, conn: Connection, req: p.Request) -> None:
+        """A player's profile (server/store/profiles.py): one's own whole, another's as the
+        leaderboards show them; read apart from the loop."""
+        assert self.store is not None and conn.player is not None
+        asker = conn.player.name
+        name = (req.get("name") or "").strip() or asker
+        try:
+            found = await self.store.read_apart(
+                lambda c: profiles.profile(c, name, asker))
+        except profiles.UnknownPlayer as e:
+            raise p.ProtocolError(p.UNKNOWN_PLAYER, str(e), req.id) from None
+        await self.reply(conn, p.message("profile", req.id, **found))
+
+    async def _on_report(self, conn: Connection, req: p.Request) -> None:
+        """One env's comparison of people and bots (the builder handed in), read apart from
+        the loop: it may read every stored game of the env."""
+        env = known_env(req["env"], req.id)
+        assert self.store is not None
+        if self.reports is None:
+            raise p.ProtocolError(p.UNAVAILABLE, "this server was started without reports; "
+                                  f"`parlor report {env.id}` on its database gives them",
+                                  req.id)
+        build, leagues = self.reports, ratings.LEAGUES.get(env.rating, ())
+        pool, by = req.get("pool"), req.get("by")
+
+        def read(c: sqlite3.Connection) -> dict[str, Any]:
+            return {**build(c, env.id, pool, by), "env": env.id, "pool": pool, "by": by,
+                    "ratings_over_time": profiles.ratings_over_time(c, env.id, leagues)}
+
+        await self.reply(conn, p.message("report", req.id, **await self.store.read_apart(read)))

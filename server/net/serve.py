@@ -28,7 +28,9 @@ async def _serve(args: argparse.Namespace) -> None:
                     bot_policy=policy, limits=limits_of(args),
                     invite_only=getattr(args, "invite_only", False),
                     client_seeds=getattr(args, "allow_client_seeds", False),
-                    unrated_same_address=getattr(args, "unrated_same_address", False))
+                    unrated_same_address=getattr(args, "unrated_same_address", False),
+                    study=getattr(args, "study_plan", None),
+                    reports=getattr(args, "reports", None))
     await _start(server, args, _tls(args))
     tune_gc()
     if not server.tls and not _loopback(args.host):
@@ -52,6 +54,10 @@ async def _serve(args: argparse.Namespace) -> None:
     if server.invite_only:
         print("Invite-only: a new name needs a code from `parlor serve invite`",
               file=sys.stderr, flush=True)
+    if server.study is not None:
+        print(f"Study {server.study.name!r}: people play once they agree to its consent text "
+              f"(sha256 {server.study.consent_hash[:12]}…); `parlor study consents` lists the "
+              f"answers", file=sys.stderr, flush=True)
     if server.client_seeds:
         print("Client seeds allowed: whoever picks a table's seed can work out its hidden setup "
               "(roles, key, words, answers)", file=sys.stderr, flush=True)

@@ -16,6 +16,7 @@ from engine.amongagents.evaluation import SPEECH_CATEGORIES, EndingRow
 from engine.amongagents.metrics import ENDINGS, VERBS
 from engine.amongagents.published import SETUP_LABELS
 from server.reports.league import run_line
+from server.reports.tables import share
 
 ENDING_HEADS = {"crew_eliminated": "crew elim.", "time_limit": "time limit",
                 "impostors_eliminated": "imp. elim.", "tasks_done": "tasks done"}
@@ -105,7 +106,7 @@ class Report:
                  + "  ".join(f"{ENDING_HEADS[e]:>13}" for e in ENDINGS)]
         for r in self.endings:
             planner = "—" if r.planner is None else "on" if r.planner else "off"
-            cells = [f"{_pct(r.shares[e]):>6} {_pct(None if r.paper is None else r.paper[e]):>6}"
+            cells = [f"{share(r.shares[e], 0):>6} {share(None if r.paper is None else r.paper[e], 0):>6}"
                      for e in ENDINGS]
             lines.append(f"{SETUP_LABELS.get(r.setup, r.setup):22} {planner:7} {r.counted:>5}  "
                          + "  ".join(cells))
@@ -114,7 +115,7 @@ class Report:
                      + " ".join(f"{v:>7}" for v in VERBS))
         for row in self.personas["rows"]:
             lines.append(f"{row['role']:9} {row['persona']:16} {row['seats']:>5} "
-                         f"{_pct(row['win_rate']):>6}  "
+                         f"{share(row['win_rate'], 0):>6}  "
                          + " ".join(f"{row['actions'][v]:>7}" for v in VERBS))
         lines += ["", self._interviews(), self._speeches(), "",
                   run_line(self.played, self.games - self.played, self.wall)]
@@ -145,7 +146,7 @@ class Report:
                  f"speeches per category (a speech may have several); judge cost "
                  f"${self.judge_cost:.4f}"]
         for role, row in self.speeches.items():
-            shares = ", ".join(f"{c} {_pct(v)}" for c, v in row["shares"].items())
+            shares = ", ".join(f"{c} {share(v, 0)}" for c, v in row["shares"].items())
             lines.append(f"  {role:9} {row['labelled']}/{row['speeches']}: {shares}")
         return "\n".join(lines)
 
@@ -159,7 +160,3 @@ class Report:
                 "speeches": {"count": self.speech_count, "judge": self.judge,
                              "shares": self.speeches},
                 "judge_cost": self.judge_cost}
-
-
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.0f}%"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.socialgrid.league import Episode
+from server.reports.tables import share
 from server.store.ratings import ELO_BASE, elo_league
 
 Votes = tuple[float, int]  # (votes naming an impostor, non-skip votes)
@@ -128,8 +129,8 @@ class Report:
                  f"{'model':{width}} {'Crew Elo':>8} {'Crew WR':>7} {'Imp WR':>7} "
                  f"{'Det acc':>7} {'games':>5}"]
         for r in standings(self.models, self.outcomes):
-            lines.append(f"{r.model:{width}} {r.crew_elo:>8.0f} {_pct(r.crew_wr):>7} "
-                         f"{_pct(r.impostor_wr):>7} {_pct(r.detection_accuracy):>7} "
+            lines.append(f"{r.model:{width}} {r.crew_elo:>8.0f} {share(r.crew_wr):>7} "
+                         f"{share(r.impostor_wr):>7} {share(r.detection_accuracy):>7} "
                          f"{r.games:>5}")
         total = len(self.outcomes)
         lines.append(f"{total} episodes: {total - self.void} counted, {self.void} void (left "
@@ -143,7 +144,3 @@ class Report:
                 "played": self.played, "wall_time_s": round(self.wall, 3),
                 "standings": [r.to_json() for r in standings(self.models, self.outcomes)],
                 "matches": matches(self.outcomes)}
-
-
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}%"

@@ -23,8 +23,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import EngineError, Env, Game
+from engine.core import ActionRecord, EngineError, Env, Game
 from engine.registry import get
+from server.store.pseudonyms import Label
 
 ENVS = ("codenames", "colonel-blotto", "secret-mafia", "three-player-ipd")
 PAGE = 256  # games rows read at once
@@ -46,11 +47,14 @@ class Tally:
     def summary(self, where: str) -> str:
         skipped = sum(self.skipped.values())
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
+        return (f"wrote {self.rows} rows ({self.games} games) to {where}; skipped {skipped} "
+                f"games" + (f" ({why})" if why else "") + self.said_left_out())
+
+    def said_left_out(self) -> str:
+        """"; left out N ENV games (why); ..." or nothing, for the end of the summary."""
         left = "; ".join(f"{n} {env} game{'s' * (n != 1)} ({reason})"
                          for env, (n, reason) in self.left_out.items())
-        return (f"wrote {self.rows} rows ({self.games} games) to {where}; skipped {skipped} "
-                f"games" + (f" ({why})" if why else "")
-                + (f"; left out {left}" if left else ""))
+        return f"; left out {left}" if left else ""
 
     def count_left_out(self, conn: sqlite3.Connection, envs: tuple[str, ...],
                        own: tuple[str, ...], formats: dict[str, tuple[str, ...]]) -> None:
@@ -70,13 +74,15 @@ class Tally:
             self.left_out[env] = (n, reason)
 
 
-def games(conn: sqlite3.Connection, envs: tuple[str, ...]) -> Iterator[sqlite3.Row]:
-    """The games of `envs` in id order, PAGE rows per query."""
+def games(conn: sqlite3.Connection, envs: tuple[str, ...],
+          columns: str = "id, env, rules_version, config, seed, status, reason, result"
+          ) -> Iterator[sqlite3.Row]:
+    """The games of `envs` in id order (`columns` of each), PAGE rows per query."""
     after = 0
     while True:
         page = conn.execute(
-            "SELECT id, env, rules_version, config, seed, status, reason, result FROM games "
-            "WHERE id > ? AND env IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
+            f"SELECT {columns} FROM games WHERE id > ? AND env IN (SELECT value FROM "
+            f"json_each(?)) ORDER BY id LIMIT ?",
             (after, json.dumps(list(envs)), PAGE)).fetchall()
         yield from page
         if len(page) < PAGE:
@@ -94,12 +100,14 @@ def finished(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
             tally.skipped["void" if g["status"] == "void" else "unfinished"] += 1
 
 
-def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
+def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally, label: Label
          ) -> Iterator[dict[str, Any]]:
-    """The dataset's rows, game by game, seat by seat; `tally` counts what was skipped."""
+    """The dataset's rows, game by game, seat by seat; `tally` counts what was skipped;
+    `label(identity, kind)` names a player (a person's pseudonym unless names were asked)."""
     for g in finished(conn, envs, tally):
-        seats = conn.execute("SELECT seat, identity, status, reward FROM seats WHERE "
-                             "game_id = ? ORDER BY seat", (g["id"],)).fetchall()
+        seats = [{**dict(s), "identity": label(s["identity"], s["kind"])} for s in conn.execute(
+            "SELECT seat, identity, kind, status, reward FROM seats WHERE game_id = ? "
+            "ORDER BY seat", (g["id"],))]
         try:
             turns = trajectories(conn, g, len(seats))
         except (Diverged, EngineError, ValueError, TypeError, KeyError):
@@ -111,7 +119,7 @@ def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
             yield row(g, seats, seat["seat"], turns[seat["seat"]])
 
 
-def row(g: sqlite3.Row, seats: list[sqlite3.Row], me: int, turns: list[dict[str, Any]]
+def row(g: sqlite3.Row, seats: list[dict[str, Any]], me: int, turns: list[dict[str, Any]]
         ) -> dict[str, Any]:
     """One player trajectory (spec §10) and two extras: the seat's role and the rules."""
     names = {str(s["seat"]): s["identity"] for s in seats}
@@ -151,21 +159,30 @@ def _turn(env: Env, game: Game, a: sqlite3.Row, index: int) -> dict[str, Any]:
     """Render the seat's view, make its stored action, and describe the turn: the action as the
     seat sent it (text as typed, a structured action as its object; null when the server moved
     for it), and how it was judged."""
-    seat, outcome, error = a["seat"], a["outcome"], a["error"]
-    observation = env.render(game.view(seat))
-    raw = json.loads(a["raw"]) if a["structured"] else a["raw"]
+    outcome = a["outcome"]
+    observation = env.render(game.view(a["seat"]))
+    raw = stored_action(a)
     turn: dict[str, Any] = {"turn": index, "step": a["step"], "observation": observation,
-                            "action": raw, "outcome": outcome, "error": error,
+                            "action": raw, "outcome": outcome, "error": a["error"],
                             "category": a["category"], "fatal": bool(a["fatal"])}
     if outcome == "defaulted":  # the server played the env's default move for the seat
-        game.act_default(seat, error or "")
         turn["action"], turn["default_move"] = None, raw
     elif outcome == "resigned":
-        game.resign(seat, error or "")
         turn["action"] = None
-    else:
-        game.act(seat, raw)
-    replayed = game.last_action()
-    if replayed is None or replayed.outcome != outcome or replayed.step != a["step"]:
-        raise Diverged(f"step {a['step']} replays as {replayed and replayed.outcome}")
+    replay_action(game, a)
     return turn
+
+
+def stored_action(a: sqlite3.Row) -> str | dict[str, Any]:
+    """A stored action as it was made: text as typed, a structured action as its object."""
+    return json.loads(a["raw"]) if a["structured"] else a["raw"]
+
+
+def replay_action(game: Game, a: sqlite3.Row) -> None:
+    """Make a stored action (seat, step, raw, structured, outcome, error) again in `game`, the
+    way it was made (`Env.replay_action`); Diverged when the rules judge it otherwise now."""
+    Env.replay_action(game, ActionRecord(a["seat"], a["step"], stored_action(a), a["outcome"],
+                                         a["error"]))
+    replayed = game.last_action()
+    if replayed is None or replayed.outcome != a["outcome"] or replayed.step != a["step"]:
+        raise Diverged(f"step {a['step']} replays as {replayed and replayed.outcome}")

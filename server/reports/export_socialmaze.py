@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from server.reports.export_mindgames import Tally, finished
+from server.store.pseudonyms import Label
 
 ENVS = ("find-the-spy", "hidden-role", "rating-estimation", "review-decision", "social-graph",
         "user-profile")
@@ -29,16 +30,19 @@ _EVENTS = ("answer_scored", "scores", "vote", "votes_revealed")
 __all__ = ["ENVS", "Tally", "rows"]
 
 
-def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally
+def rows(conn: sqlite3.Connection, envs: tuple[str, ...], tally: Tally, label: Label
          ) -> Iterator[dict[str, Any]]:
+    """One row per answer; `label(identity, kind)` names a player (a person's pseudonym
+    unless names were asked)."""
     for g in finished(conn, envs, tally):
         tally.games += 1
-        for row in _answers(conn, g):
+        for row in _answers(conn, g, label):
             tally.rows += 1
             yield row
 
 
-def _answers(conn: sqlite3.Connection, g: sqlite3.Row) -> Iterator[dict[str, Any]]:
+def _answers(conn: sqlite3.Connection, g: sqlite3.Row, label: Label
+             ) -> Iterator[dict[str, Any]]:
     game_id = g["id"]
     extra = conn.execute("SELECT preset, setup FROM games WHERE id = ?", (game_id,)).fetchone()
     setup = json.loads(extra["setup"]) if extra["setup"] else {}
@@ -56,7 +60,7 @@ def _answers(conn: sqlite3.Connection, g: sqlite3.Row) -> Iterator[dict[str, Any
     for seat, step, answer in _scored(g["env"], events, setup):
         player = seats.get(seat)
         action = actions.get((seat, step))
-        yield {**base, "player": player["identity"] if player else None,
+        yield {**base, "player": label(player["identity"], player["kind"]) if player else None,
                "player_kind": player["kind"] if player else None, "seat": seat, **answer,
                "latency_ms": action["latency_ms"] if action else None,
                "outcome": action["outcome"] if action else None,

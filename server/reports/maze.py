@@ -20,6 +20,7 @@ from server.reports.export import connect
 from server.reports.export import database as find_database
 from server.reports.maze_tables import TASKS, Rows, task_json, task_lines
 from server.reports.outfile import Refused
+from server.store.pseudonyms import Label, PseudonymKeyMissing, labeller
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -29,11 +30,16 @@ def run_report(args: argparse.Namespace) -> int:
             if task not in known:
                 raise Refused(f"unknown task {task!r}; tasks: {', '.join(known)}")
         conn = connect(find_database(getattr(args, "db", None)))
+        try:
+            label = labeller(conn, names=getattr(args, "names", False))
+        except PseudonymKeyMissing as e:
+            conn.close()
+            raise Refused(str(e)) from None
     except Refused as e:
         print(f"parlor maze report: {e}", file=sys.stderr)
         return 2
     try:
-        tables = {task: _rows(conn, task) for task in (args.task or known)}
+        tables = {task: _rows(conn, task, label) for task in (args.task or known)}
     finally:
         conn.close()
     lines = []
@@ -53,9 +59,12 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def who(identity: str, kind: str) -> str:
-    """"alice (person)" for a person's identity, the bot's spec as it is for a bot."""
-    return f"{identity.removeprefix('human:')} (person)" if kind == "human" else identity
+def who(identity: str, kind: str, label: Label) -> str:
+    """"p-1a2b3c4d5e6f (person)" for a person (their pseudonym, or "alice (person)" when
+    names were asked for), the bot's spec as it is for a bot."""
+    if kind != "human":
+        return identity
+    return f"{label(identity, kind).removeprefix('human:')} (person)"
 
 
 def setting_of(preset: str | None, config: dict[str, Any]) -> str:
@@ -65,7 +74,7 @@ def setting_of(preset: str | None, config: dict[str, Any]) -> str:
     return f"{preset or 'custom settings'}{imported}"
 
 
-def _rows(conn: sqlite3.Connection, task: str) -> dict[str, Rows]:
+def _rows(conn: sqlite3.Connection, task: str, label: Label) -> dict[str, Rows]:
     """The task's finished games by setting, then by player: each game's metrics cut to the
     seats that player held (Find the Spy seats several players a game)."""
     env = get(task)
@@ -78,7 +87,7 @@ def _rows(conn: sqlite3.Connection, task: str) -> dict[str, Rows]:
         metrics = json.loads(row["metrics"])
         setting = setting_of(row["preset"], json.loads(row["config"]))
         seat = str(row["seat"])
-        mine = games[setting][who(row["identity"], row["kind"])]
+        mine = games[setting][who(row["identity"], row["kind"], label)]
         if mine and mine[-1].get("_game") == row["id"]:
             mine[-1]["seats"][seat] = metrics["seats"].get(seat, {})
         else:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.evaluation import wilson_interval
 from engine.find_the_spy import published as find_the_spy
 from engine.hidden_role import published as hidden_role
 from engine.rating_estimation import published as rating_estimation
@@ -14,6 +13,8 @@ from engine.review_decision import published as review_decision
 from engine.social_graph import published as social_graph
 from engine.socialmaze_published import Task
 from engine.user_profile import published as user_profile
+from server.reports.stats import rate as rate_estimate
+from server.reports.tables import share, with_interval
 
 # Each SocialMaze task's report, in the order the reports list them (the paper's numbers are
 # its env package's published.py)
@@ -85,16 +86,11 @@ def task_lines(task: Task, setting: str, rows: Rows, who: str = "model",
 
 
 def interval(rate: float | None, n: int) -> list[float] | None:
-    found = wilson_interval(rate * n, n) if rate is not None and n else None
-    return list(found) if found else None
-
-
-def share(value: Any) -> str:
-    return f"{value:.1%}" if isinstance(value, (int, float)) else "—"
+    if rate is None or not n:
+        return None
+    found = rate_estimate(rate * n, n)
+    return [found.low, found.high]
 
 
 def pct(rate: float | None, n: int) -> str:
-    found = interval(rate, n)
-    if rate is None or found is None:
-        return "—"
-    return f"{rate:.1%} [{found[0]:.0%}-{found[1]:.0%}]"
+    return with_interval(rate, interval(rate, n))

@@ -31,6 +31,7 @@ from engine.mgref_schedule import TRACKS, Scheduled
 from engine.outcome import seat_outcome
 from engine.records import Role
 from server.reports.league import StoredGame, run_line
+from server.reports.tables import share, with_interval
 from server.store import ratings
 
 CANDIDATE = "candidate"
@@ -216,10 +217,8 @@ class Report:
 
 
 def _row(name: str, t: Tally, rating: str) -> str:
-    interval = wilson_interval(t.wins, t.games)
-    rate = (f"{t.win_rate:.0%} [{interval[0]:.0%}-{interval[1]:.0%}]"
-            if interval and t.win_rate is not None else "—")
-    errors = f"{t.error_rate:.0%}" if t.error_rate is not None else "—"
+    rate = with_interval(t.win_rate, wilson_interval(t.wins, t.games), places=0)
+    errors = share(t.error_rate, places=0)
     return (f"{name:<17}{t.games:>4}/{t.scheduled:<3} {rating:>13} "
             f"{t.wins:>3}-{t.draws}-{t.losses:<3} {rate:>19} {t.reward:>7.1f}"
             + "".join(f"{t.errors[key]:>11}" for key, _ in ATTRIBUTION) + f"{errors:>8}")

@@ -1,11 +1,14 @@
 """Where a command's `--out FILE [--force]` output goes: '-' is stdout, anything else a file that
 is checked before any work is done and written to FILE.part, renamed to FILE at the end, so a
 stopped run leaves no half file under FILE. Used by `parlor export` and `parlor maze generate`.
+A command that writes a folder (`parlor export --format games actions --out DIR`) does the same
+with DIR.part.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -56,3 +59,43 @@ def write_out(out: Path | None, write: Callable[[IO[str]], Any]) -> bool:
         part.unlink(missing_ok=True)
         raise
     return True
+
+
+def out_dir(out: str, force: bool, forbidden: Path | None = None,
+            forbidden_is: str = "an input of the command") -> Path:
+    """The folder `--out OUT` names (absolute), for a command that writes a directory. Refused
+    when it is a file, a folder with something in it (unless `force`: it is replaced), in no
+    folder, or `forbidden`."""
+    path = Path(out).expanduser().absolute()
+    if forbidden is not None and path == forbidden:
+        raise Refused(f"--out {out} is {forbidden_is}; name a new folder")
+    if path.exists() and not path.is_dir():
+        raise Refused(f"--out {out} is a file; name a folder for the dataset (a new one, or "
+                      f"an empty one)")
+    if path.is_dir() and any(path.iterdir()) and not force:
+        raise Refused(f"--out {out} is a folder with files in it; choose a new folder or add "
+                      f"--force to replace it")
+    if not path.parent.is_dir():
+        raise Refused(f"--out {out}: no folder {path.parent}")
+    return path
+
+
+def write_dir(out: Path, write: Callable[[Path], Any]) -> None:
+    """`write(folder)` into out.part (a folder it makes), then put it in out's place (an old
+    `out` is removed only once the new one is whole), so a stopped run leaves no half folder
+    under out."""
+    part = out.with_name(out.name + ".part")
+    old = out.with_name(out.name + ".old")
+    for leftover in (part, old):  # from a run that was killed
+        shutil.rmtree(leftover, ignore_errors=True)
+    try:
+        write(part)
+        if out.is_dir() and any(out.iterdir()):
+            os.replace(out, old)
+        os.replace(part, out)
+    except BaseException:
+        shutil.rmtree(part, ignore_errors=True)
+        if old.exists() and not out.exists():  # put the old one back
+            os.replace(old, out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)

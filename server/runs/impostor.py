@@ -8,8 +8,11 @@ beside its numbers (`server/reports/impostor.py`)."""
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import Env
 from engine.impostor.grid import GridGame, build_grid, grid_games, grid_row
@@ -23,9 +26,11 @@ from server.runs.league_runner import (
     check_run_options,
     identities,
     league_tag,
-    play_league,
+    play_scheduled,
     run_command,
+    stored_metrics,
 )
+from server.store.store import Store
 from server.tables.policy import BotPolicy
 
 ENV_ID = "impostor"
@@ -74,9 +79,19 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     def key(match: Match) -> tuple[str, int, tuple[str, ...]]:
         return ENV_ID, match.seed, tuple(known[ENV_ID, spec] for spec in match.specs)
 
-    found, played = await play_league(args, plan.tag, list(matches), key, policy, rated=False)
-    rows = [grid_row(game, found[m].metrics) for m, game in matches.items()
-            if m in found and "game" in found[m].metrics]
-    figures = statistics(rows, resamples=args.resamples, seed=args.seed)
+    async def collect(store: Store, ids: Mapping[Match, int]) -> dict[str, Any]:
+        stored = [(m, i) for m in matches if (i := ids.get(m)) is not None]
+
+        def rows(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
+            games = stored_metrics(conn, (i for _, i in stored))
+            for (match, _), metrics in zip(stored, games, strict=True):
+                if "game" in metrics:
+                    yield grid_row(matches[match], metrics)
+
+        return await store.read_with(lambda conn: statistics(
+            rows(conn), resamples=args.resamples, seed=args.seed))
+
+    figures, played = await play_scheduled(args, plan.tag, list(matches), key, policy,
+                                           rated=False, collect=collect)
     return Report(models=plan.models, experiments=plan.experiments, scheduled=len(plan.games),
                   figures=figures, played=played, wall=time.monotonic() - started)

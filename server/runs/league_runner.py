@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -42,6 +42,7 @@ from server.wire import protocol as p
 
 GameKey = tuple[str, int, tuple[str, ...]]  # (env id, seed, identity at each seat)
 P = TypeVar("P")
+R = TypeVar("R")
 
 
 class LeagueReport(Protocol):
@@ -61,7 +62,7 @@ class LeagueError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     """One scheduled game: a table of bots, one spec per seat (or ROLE=SPEC), and its seed."""
 
@@ -172,18 +173,34 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
     the database's ratings alone (a league that rates them itself). `read(store, found)` is
     awaited once every game is stored, before the store closes (without --db the games live
     only as long as it is open): a report reads there what it needs beyond the metrics."""
+    async def collect(store: Store, ids: Mapping[Match, int]) -> dict[Match, StoredGame]:
+        found = await load_games(store, ids)
+        if read is not None:
+            await read(store, found)
+        return found
+
+    return await play_scheduled(args, tag, matches, key, policy, rated=rated, collect=collect)
+
+
+async def play_scheduled(args: argparse.Namespace, tag: str, matches: Sequence[Match],
+                         key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool,
+                         collect: Callable[[Store, Mapping[Match, int]], Awaitable[R]]
+                         ) -> tuple[R, int]:
+    """`play_league` for a league that reads its stored games itself: `collect(store, ids)`
+    gets each scheduled game's stored id (finished games only) before the store closes, and
+    what it returns is returned (a grid of 90,000 games streams their metrics from there)."""
     workers = getattr(args, "workers", 1)
     with contextlib.ExitStack() as cleanup:
         db = args.db or (SCRATCH_DB if workers == 1 else os.path.join(  # a file to share
             cleanup.enter_context(tempfile.TemporaryDirectory(prefix="parlor-league-")),
             "league.db"))
-        return await _play(args, db, tag, matches, key, policy, rated, read, workers)
+        return await _play(args, db, tag, matches, key, policy, rated, collect, workers)
 
 
 async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[Match],
                 key: Callable[[Match], GameKey], policy: BotPolicy, rated: bool,
-                read: Callable[[Store, Mapping[Match, StoredGame]], Awaitable[Any]] | None,
-                workers: int) -> tuple[dict[Match, StoredGame], int]:
+                collect: Callable[[Store, Mapping[Match, int]], Awaitable[R]],
+                workers: int) -> tuple[R, int]:
     server = Server(db, durability="game", instance=tag, bot_policy=policy, rated=rated)
     try:
         server.store = await Store.open(db, tag)
@@ -193,12 +210,13 @@ async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[M
     drawing: asyncio.Task[None] | None = None
     try:
         await server.recover()  # void the games a killed run of this league left running
-        found = _scheduled(await stored_games(server.store, tag), matches, key)
+        found = _scheduled(await stored_ids(server.store, tag), matches, key)
         pending = [m for m in matches if m not in found]
         await _check_endpoints({split_spec(s)[1] for m in pending for s in m.specs})
         if found and not args.quiet:
             print(f"parlor league: {len(found)} of {len(matches)} games already stored; "
                   f"playing {len(pending)}", file=sys.stderr, flush=True)
+        del found
         if workers > 1 and len(pending) > 1:
             why = await asyncio.to_thread(
                 play_in_workers, db, tag, pending, min(workers, len(pending)),
@@ -213,9 +231,8 @@ async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[M
                 progress = Progress("parlor league", len(pending), games.counts, sys.stderr)
                 drawing = asyncio.create_task(progress.run())
             await games.play(args.concurrency)
-        found = _scheduled(await stored_games(server.store, tag), matches, key)
-        if read is not None:
-            await read(server.store, found)
+        collected = await collect(server.store, _scheduled(await stored_ids(server.store, tag),
+                                                           matches, key))
     except p.ProtocolError as e:
         raise LeagueError(e.message) from None
     finally:
@@ -224,7 +241,7 @@ async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[M
         await server.stop()  # voids a game still playing after an error or ctrl-c
         if progress is not None:
             progress.finish()
-    return found, len(pending)
+    return collected, len(pending)
 
 
 async def _check_endpoints(specs: set[str]) -> None:
@@ -238,23 +255,64 @@ async def _check_endpoints(specs: set[str]) -> None:
                           + "; no game was played (`parlor bots check SPEC` says more)", 1)
 
 
-def _scheduled(stored: Mapping[GameKey, StoredGame], matches: Sequence[Match],
-               key: Callable[[Match], GameKey]) -> dict[Match, StoredGame]:
+def _scheduled(stored: Mapping[GameKey, int], matches: Sequence[Match],
+               key: Callable[[Match], GameKey]) -> dict[Match, int]:
     return {m: stored[k] for m in matches if (k := key(m)) in stored}
 
 
-async def stored_games(store: Store, tag: str) -> dict[GameKey, StoredGame]:
-    """The finished games under the tag by (env, seed, seat identities); the latest one,
-    should there be two."""
-    where = "instance = ? AND status = 'finished'"
-    games = await store.fetch(f"SELECT id, env, seed, result, metrics FROM games WHERE {where} "
-                              f"ORDER BY id", (tag,))
-    seats: dict[int, list[str]] = defaultdict(list)
-    for row in await store.fetch(f"SELECT game_id, identity FROM seats WHERE game_id IN "
-                                 f"(SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
-                                 (tag,)):
-        seats[row["game_id"]].append(row["identity"])
-    return {(g["env"], int(g["seed"]), tuple(seats[g["id"]])): StoredGame(
-                g["id"], Result.from_json(json.loads(g["result"])),
-                json.loads(g["metrics"] or "{}"))
-            for g in games}
+async def stored_ids(store: Store, tag: str) -> dict[GameKey, int]:
+    """The finished games under the tag by (env, seed, seat identities): their ids, the
+    latest one should there be two. Read row by row: a league may hold 90,000 games."""
+    def read(conn: sqlite3.Connection) -> dict[GameKey, int]:
+        where = "instance = ? AND status = 'finished'"
+        seats: dict[int, list[str]] = defaultdict(list)
+        names: dict[str, str] = {}  # one string per identity (a league has a few)
+        for game_id, identity in conn.execute(
+                f"SELECT game_id, identity FROM seats WHERE game_id IN (SELECT id FROM games "
+                f"WHERE {where}) ORDER BY game_id, seat", (tag,)):
+            seats[game_id].append(names.setdefault(identity, identity))
+        return {(env, int(seed), tuple(seats.pop(game_id))): game_id
+                for game_id, env, seed in conn.execute(
+                    f"SELECT id, env, seed FROM games WHERE {where} ORDER BY id", (tag,))}
+
+    return await store.read_with(read)
+
+
+async def load_games(store: Store, ids: Mapping[Match, int]) -> dict[Match, StoredGame]:
+    """Each match's stored game: its result and metrics."""
+    records = await store.read_with(lambda conn: list(_records(conn, ids.values(), "result")))
+    return {m: StoredGame(i, Result.from_json(json.loads(result)), metrics)
+            for m, (i, result, metrics) in zip(ids, records, strict=True)}
+
+
+def stored_metrics(conn: sqlite3.Connection, ids: Iterable[int]) -> Iterator[dict[str, Any]]:
+    """The metrics of the games, in the order of `ids`, read a batch at a time (for
+    `Store.read_with`): a league of any size reads them in flat memory."""
+    for _, metrics in _records(conn, ids, None):
+        yield metrics
+
+
+_BATCH = 500  # games read per query (SQLite allows 32,766 parameters)
+
+
+def _records(conn: sqlite3.Connection, ids: Iterable[int], columns: str | None
+             ) -> Iterator[tuple[Any, ...]]:
+    """(id, *columns, metrics as a dict) per game, in the order of `ids`."""
+    wanted = f"id, {columns}, metrics" if columns else "id, metrics"
+    batch: list[int] = []
+
+    def read() -> Iterator[tuple[Any, ...]]:
+        rows = {r[0]: tuple(r) for r in conn.execute(
+            f"SELECT {wanted} FROM games WHERE id IN ({','.join('?' * len(batch))})", batch)}
+        for i in batch:
+            *row, metrics = rows[i]
+            yield (*row, json.loads(metrics or "{}"))
+
+    for game_id in ids:
+        batch.append(game_id)
+        if len(batch) == _BATCH:
+            yield from read()
+            batch = []
+    if batch:
+        yield from read()
+

@@ -184,4 +184,14 @@ MIGRATIONS: list[str] = [
     """
     INSERT OR IGNORE INTO settings (key, value) VALUES ('pseudonym_key', hex(randomblob(32)));
     """,
+    # Issue 26: study mode (server/store/study.py): every answer a person gave to a study's
+    # consent text, with the text's sha256, the server's time and the demographics form's
+    # answers; the latest answer per (identity, study) is the one that counts.
+    """
+    CREATE TABLE consents (
+        id INTEGER PRIMARY KEY, identity TEXT NOT NULL, study TEXT NOT NULL,
+        consent_hash TEXT NOT NULL, agreed INTEGER NOT NULL, answers TEXT,
+        answered_at REAL NOT NULL);
+    CREATE INDEX consents_person ON consents(identity, study, id);
+    """,
 ]

@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import sqlite3
+from collections.abc import Callable
+
+Label = Callable[[str, str], str]  # (identity, kind) -> how a row names the player
 
 KEY_SETTING = "pseudonym_key"
 PREFIX = "p-"
@@ -50,3 +53,9 @@ class Pseudonyms:
         if found is None:
             found = self._cache[identity] = pseudonym(self._key, identity, self._study)
         return found
+
+
+def labeller(conn: sqlite3.Connection, study: str = "", names: bool = False) -> Label:
+    """How an export names players: people by pseudonym (the study's), or by their identity
+    when names were asked for; bots by their identity either way."""
+    return (lambda identity, kind: identity) if names else Pseudonyms(conn, study).label

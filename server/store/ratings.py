@@ -45,6 +45,13 @@ SCHEMES = ("trueskill", "trueskill-seats", "elo", "none")
 LEAGUES = {"trueskill": ("trueskill",), "trueskill-seats": ("trueskill",),
            "elo": ("trueskill", "elo"), "none": ()}
 
+# Why a game was not rated, as `games.unrated` keeps it, where other code reads the reason:
+# a void game (a provider or server failure, a leaver before any person moved) and the
+# host's one-address rule are left out of fitted ratings too (server/reports/fitted_ratings.py).
+VOID = "not rated: the game is void"
+SAME_ADDRESS = ("not rated: two of its people connected from the same address "
+                "(the host's rule)")
+
 Rating = tuple[float, float]  # (mu, sigma); Elo is (rating, 0.0)
 Change = tuple[Rating | None, Rating]  # (before, or None if unrated; after)
 
@@ -95,6 +102,17 @@ def _places(scheme: str, result: Result, identities: Sequence[str]) -> list[list
 
 def _place_rewards(scheme: str, result: Result) -> list[float]:
     return [max(result.rewards.get(s, 0.0) for s in group) for group in _groups(scheme, result)]
+
+
+def ranked_places(scheme: str, result: Result, identities: Sequence[str]
+                  ) -> list[tuple[tuple[str, ...], float]]:
+    """Each place's distinct identities and its reward (higher is better), as the scheme groups
+    them ("elo" by side, like "trueskill"): what a fit over stored games ranks
+    (server/reports/fitted_ratings.py)."""
+    grouping = "trueskill-seats" if scheme == "trueskill-seats" else "trueskill"
+    return [(tuple(place), reward) for place, reward in
+            zip(_places(grouping, result, identities), _place_rewards(grouping, result),
+                strict=True)]
 
 
 def plan(scheme: str, result: Result, identities: Sequence[str]) -> Plan:

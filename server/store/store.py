@@ -309,6 +309,16 @@ class Store:
             self._flush()
         return read(self._conn)
 
+    async def read_apart(self, read: Callable[[sqlite3.Connection], Any]) -> Any:
+        """`read(connection)` on a read-only connection of its own in a worker thread, after
+        what is queued is committed: a long query (a profile, a report) never stalls the loop
+        and its games. An in-memory database has no second connection: read on the loop."""
+        if self._path in TEMPORARY:
+            return await self.read_with(read)
+        if self._queue:
+            self._flush()
+        return await asyncio.to_thread(_read_only, self._path, read)
+
     async def close(self) -> None:
         if self._closed:
             return
@@ -591,21 +601,9 @@ class Store:
                       "setup = ?, aborted = ?, metrics = ?, unrated = ? WHERE id = ?", game_row)
             c.executemany("UPDATE seats SET status = ?, reward = ? WHERE game_id = ? AND "
                           "seat = ?", seat_rows)
-            changes = dict(rate(_ratings(c, record.env, scheme, identities))) if rate else {}
-            now = game_row[0]
-            for identity, (before, after) in changes.items():
-                c.execute(
-                    "INSERT INTO ratings (env, scheme, identity, mu, sigma, games, updated) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (env, scheme, identity) DO UPDATE "
-                    "SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
-                    "updated = excluded.updated",
-                    (record.env, scheme, identity, after[0], after[1], now))
-                c.execute(
-                    "INSERT INTO rating_history (game_id, env, scheme, identity, mu_before, "
-                    "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, record.env, scheme, identity, before[0] if before else None,
-                     before[1] if before else None, after[0], after[1]))
-            return changes
+            if rate is None:
+                return {}
+            return rate_game(c, game_id, record.env, scheme, identities, rate, game_row[0])
         return await self.write(work)
 
     # -- reads -----------------------------------------------------------------------------
@@ -637,11 +635,7 @@ class Store:
 
     async def transcripts(self, game_id: int) -> dict[int, Any]:
         """The full LLM transcript of each action of a game that has one, by action index."""
-        from server.store.transcripts import expand
-        rows = self._read("SELECT idx, transcript FROM actions WHERE game_id = ? AND "
-                          "transcript IS NOT NULL ORDER BY idx", (game_id,))
-        stored = [(r["idx"], json.loads(r["transcript"])) for r in rows]
-        return dict(expand(stored, self._texts(stored)))
+        return dict(action_transcripts(self._read, game_id))
 
     async def bot_failures(self, game_id: int) -> list[dict[str, Any]]:
         """A game's failed provider calls, oldest first, each with its transcript whole."""
@@ -650,7 +644,7 @@ class Store:
                           (game_id,))
         stored = [(i, json.loads(r["transcript"])) for i, r in enumerate(rows)
                   if r["transcript"]]
-        whole = dict(expand(stored, self._texts(stored)))
+        whole = dict(expand(stored, stored_texts(self._read, stored)))
         return [dict(r) | {"transcript": whole.get(i)} for i, r in enumerate(rows)]
 
     async def debriefs(self, game_id: int) -> dict[int, Any]:
@@ -659,17 +653,7 @@ class Store:
         rows = self._read("SELECT seat, transcript FROM debriefs WHERE game_id = ? ORDER BY seat",
                           (game_id,))
         stored = [(r["seat"], json.loads(r["transcript"])) for r in rows]
-        return dict(expand(stored, self._texts(stored)))
-
-    def _texts(self, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
-        """The stored texts that transcripts point at, by hash."""
-        from server.store.transcripts import text_refs
-        refs: set[str] = set()
-        for _, transcript in stored:
-            refs |= text_refs(transcript)
-        return {r["hash"]: r["text"] for r in self._read(
-            "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
-            (_dump(sorted(refs)),))}
+        return dict(expand(stored, stored_texts(self._read, stored)))
 
     def last_game_id(self) -> int:
         return self._read("SELECT coalesce(max(id), 0) FROM games")[0][0]
@@ -751,6 +735,27 @@ class Store:
         return game
 
 
+def rate_game(c: sqlite3.Connection, game_id: int, env: str, scheme: str,
+              identities: Sequence[str], rate: Rater, now: float) -> RatingChanges:
+    """Rate one game inside a write transaction: `rate` gets the stored ratings of `identities`
+    in the league `scheme`; its changes are stored (ratings, rating_history) and returned.
+    Live games (`Store.finish_game`) and `parlor ratings rebuild` both rate through here."""
+    changes = dict(rate(_ratings(c, env, scheme, identities)))
+    for identity, (before, after) in changes.items():
+        c.execute(
+            "INSERT INTO ratings (env, scheme, identity, mu, sigma, games, updated) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (env, scheme, identity) DO UPDATE "
+            "SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
+            "updated = excluded.updated",
+            (env, scheme, identity, after[0], after[1], now))
+        c.execute(
+            "INSERT INTO rating_history (game_id, env, scheme, identity, mu_before, "
+            "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, env, scheme, identity, before[0] if before else None,
+             before[1] if before else None, after[0], after[1]))
+    return changes
+
+
 def _ratings(c: sqlite3.Connection, env: str, scheme: str, identities: Iterable[str]
              ) -> dict[str, Rating]:
     ids = sorted(set(identities))
@@ -760,6 +765,31 @@ def _ratings(c: sqlite3.Connection, env: str, scheme: str, identities: Iterable[
                      "identity IN (SELECT value FROM json_each(?))",
                      (env, scheme, _dump(ids))).fetchall()
     return {r["identity"]: (r["mu"], r["sigma"]) for r in rows}
+
+
+Read = Callable[[str, Sequence[Any]], list[sqlite3.Row]]  # a query's rows (Store._read, ...)
+
+
+def action_transcripts(read: Read, game_id: int) -> Iterator[tuple[int, Any]]:
+    """(action index, full LLM transcript) of each action of a game that has one, in order,
+    restored one at a time (a whole game's prompts are never all in memory); `read` runs a
+    query, e.g. on a read-only connection."""
+    from server.store.transcripts import expand
+    rows = read("SELECT idx, transcript FROM actions WHERE game_id = ? AND "
+                "transcript IS NOT NULL ORDER BY idx", (game_id,))
+    stored = [(r["idx"], json.loads(r["transcript"])) for r in rows]
+    return expand(stored, stored_texts(read, stored))
+
+
+def stored_texts(read: Read, stored: Iterable[tuple[Any, Any]]) -> dict[str, str]:
+    """The stored texts that transcripts point at, by hash."""
+    from server.store.transcripts import text_refs
+    refs: set[str] = set()
+    for _, transcript in stored:
+        refs |= text_refs(transcript)
+    return {r["hash"]: r["text"] for r in read(
+        "SELECT hash, text FROM texts WHERE hash IN (SELECT value FROM json_each(?))",
+        (_dump(sorted(refs)),))}
 
 
 def _visibility(stored: Any) -> Any:
@@ -799,6 +829,17 @@ class GameArchive:
     def first_event_at(self, step: int) -> int | None:
         return self.store._read("SELECT min(seq) FROM events WHERE game_id = ? AND step >= ?",
                                 (self.game_id, step))[0][0]
+
+
+def _read_only(path: str, read: Callable[[sqlite3.Connection], Any]) -> Any:
+    """`read` on a read-only connection to `path`, closed after (Store.read_apart)."""
+    conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        return read(conn)
+    finally:
+        conn.close()
 
 
 class _Checkpointer:

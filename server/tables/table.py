@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from bots.base import Bot, Decision
 from engine.core import Config, EngineError, Env, Event, Game
+from engine.records import GameRecord
 from server.store import ratings
 from server.store.store import GameArchive, Rows, Store, event_rows
 from server.tables import outbound
@@ -626,10 +627,7 @@ class Table:
         for seat in self.seats:  # what each bot seat cost, beside the paper's metrics
             if seat.usage:
                 metrics["seats"][str(seat.index)]["usage"] = dict(seat.usage)
-        for a in record.actions:  # moves the table made for a stalled seat
-            if a.outcome == "defaulted":
-                seat_metrics = metrics["seats"][str(a.seat)]
-                seat_metrics["defaulted_moves"] = seat_metrics.get("defaulted_moves", 0) + 1
+        count_defaulted_moves(record, metrics)
         identities = [s.identity for s in self.seats]
         result = game.result
         scheme = self.env.rating
@@ -723,14 +721,13 @@ class Table:
         assert game is not None and game.result is not None
         if game.result.void:
             why = game.result.reason
-            said = f"not rated: the game is void ({why})" if why else "not rated: the game is void"
+            said = f"{ratings.VOID} ({why})" if why else ratings.VOID
         elif not self.options.rated:
             said = "not rated: this table's games leave the ratings alone (a league rates them)"
         elif plan.unrated is not None:
             said = f"not rated: {plan.unrated}"
         elif (shared := self._shared_address()) is not None:
-            return shared, ("not rated: two of its people connected from the same address "
-                            "(the host's rule)")
+            return shared, ratings.SAME_ADDRESS
         else:
             return None, None
         return said, said
@@ -777,3 +774,12 @@ async def _safe_send(conn: Recipient, msg: Mapping[str, Any]) -> None:
         await conn.send(msg)
     except Exception:  # noqa: BLE001
         pass
+
+
+def count_defaulted_moves(record: GameRecord, metrics: dict[str, Any]) -> None:
+    """Add to each seat's metrics the moves the table made for it while it stalled
+    (`defaulted_moves`, absent when none): reports may leave such games out."""
+    for a in record.actions:
+        if a.outcome == "defaulted":
+            seat_metrics = metrics["seats"][str(a.seat)]
+            seat_metrics["defaulted_moves"] = seat_metrics.get("defaulted_moves", 0) + 1

@@ -38,7 +38,13 @@ MAX_ACTION_FIELDS = 64  # entries of a structured action
 MAX_HISTORY_PAGE = 200
 MAX_INVITE_CHARS = 64
 MAX_REASON_CHARS = 200  # a host's reason for closing a table or removing a seat
+MAX_FORM_ANSWERS = 12  # a study's demographics form (server/store/study.py)
+MAX_ANSWER_CHARS = 500  # each answer of the form
 ADMIN_ACTIONS = ("tables", "close_table", "kick")
+# `report`: whose games are pooled (absent: all of them) and whether rows are per player or per
+# kind of player (absent: per player).
+REPORT_POOLS = ("people", "bots", "mixed")
+REPORT_BY = ("identity", "kind")
 
 
 class _Refusal(Exception):
@@ -77,6 +83,13 @@ def _bool(value: Any, where: str) -> None:
         raise _Refusal(BAD_MESSAGE, f"{where} must be true or false")
 
 
+def _one_of(choices: tuple[str, ...]) -> Check:
+    def check(value: Any, where: str) -> None:
+        if value not in choices:
+            raise _Refusal(BAD_MESSAGE, f"{where} must be one of {', '.join(choices)}")
+    return check
+
+
 def _object(value: Any, where: str) -> None:
     if not isinstance(value, dict):
         raise _Refusal(BAD_MESSAGE, f"{where} must be an object")
@@ -92,6 +105,19 @@ def _specs(value: Any, where: str) -> None:
         spec(item, f"{where}[{i}]")
 
 
+def _hash_hex(value: Any, where: str) -> None:
+    if not isinstance(value, str) or len(value) != 64 or \
+            value.strip("0123456789abcdef") != "":
+        raise _Refusal(BAD_MESSAGE, f"{where} must be a sha256 in 64 lowercase hex digits")
+
+
+def _answers(value: Any, where: str) -> None:
+    """A study form's answers: field id -> text, number or null (the study checks each)."""
+    if not isinstance(value, dict):
+        raise _Refusal(BAD_MESSAGE, f"{where} must be an object of field answers")
+    _flat_fields(value, where, MAX_FORM_ANSWERS, MAX_ANSWER_CHARS, booleans=False)
+
+
 def _action(value: Any, where: str) -> None:
     """Text in the env's syntax, or a flat object of scalar values (a choice, a form)."""
     if isinstance(value, str):
@@ -100,18 +126,27 @@ def _action(value: Any, where: str) -> None:
         return
     if not isinstance(value, dict):
         raise _Refusal(BAD_MESSAGE, f"{where} must be text or an object of field values")
-    if len(value) > MAX_ACTION_FIELDS:
-        raise _Refusal(TOO_LARGE, f"{where} has more than {MAX_ACTION_FIELDS} fields")
+    _flat_fields(value, where, MAX_ACTION_FIELDS, MAX_ACTION_CHARS, booleans=True)
+
+
+def _flat_fields(value: dict[str, Any], where: str, max_fields: int, max_chars: int, *,
+                 booleans: bool) -> None:
+    """An object of at most `max_fields` named scalars: strings of at most `max_chars`,
+    numbers, null, and booleans if allowed."""
+    if len(value) > max_fields:
+        raise _Refusal(TOO_LARGE, f"{where} has more than {max_fields} fields")
+    scalars = (bool, int, float) if booleans else (int, float)
     for key, item in value.items():
         if not 0 < len(key) <= MAX_WORD_CHARS:
             raise _Refusal(BAD_MESSAGE, f"{where} field names must be 1..{MAX_WORD_CHARS} "
                                         f"characters")
         if isinstance(item, str):
-            if len(item) > MAX_ACTION_CHARS:
-                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {MAX_ACTION_CHARS} characters")
-        elif item is not None and not isinstance(item, (bool, int, float)):
-            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be a string, number, boolean or "
-                                        f"null")
+            if len(item) > max_chars:
+                raise _Refusal(TOO_LARGE, f"{where}.{key} exceeds {max_chars} characters")
+        elif item is not None and (not isinstance(item, scalars) or
+                                   (not booleans and isinstance(item, bool))):
+            raise _Refusal(BAD_MESSAGE, f"{where}.{key} must be a string, number, "
+                                        f"{'boolean ' if booleans else ''}or null")
 
 
 _TABLE_ID = _text(MAX_TABLE_ID_CHARS)
@@ -147,8 +182,18 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "leave": {"table_id": (_TABLE_ID, True)},
     "resume": {"table_id": (_TABLE_ID, True)},
     "leaderboard": {"env": (_WORD, True), "scheme": (_WORD, False)},
+    # One env's comparison of people and bots on its paper's metrics (server/reports/
+    # report_reply.py), and a player's profile (absent name: the asker's own).
+    "report": {"env": (_WORD, True), "pool": (_one_of(REPORT_POOLS), False),
+               "by": (_one_of(REPORT_BY), False)},
+    "profile": {"name": (_text(MAX_SPEC_CHARS, strip=True), False)},
     "history": {"table_id": (_TABLE_ID, True), "since": (_int(0), False),
                 "limit": (_int(1, MAX_HISTORY_PAGE), False)},
+    # Study mode (`parlor serve --study`): the study's consent text and form, and a person's
+    # answer to the text whose hash they read (docs/protocol.md, "Study mode").
+    "study": {},
+    "consent": {"consent_hash": (_hash_hex, True), "agree": (_bool, True),
+                "answers": (_answers, False)},
     # The host's requests (server/net/admin.py): `token` is the admin token; no hello needed.
     "admin": {"token": (_text(MAX_TOKEN_CHARS), True), "action": (_WORD, True),
               "table_id": (_TABLE_ID, False), "seat": (_SEAT, False),
@@ -156,7 +201,8 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
-                   "leaderboard", "history", "admin", "instances", "preview", "error")
+                   "leaderboard", "history", "admin", "instances", "preview", "study",
+                   "report", "profile", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -190,6 +236,12 @@ LIMIT = "limit"  # a host limit (open tables, new names per address, LLM seats) 
 INVITE_REQUIRED = "invite_required"  # a new name on an invite-only server, with no invite
 BAD_INVITE = "bad_invite"  # an invite that is not the server's, or used already
 FORBIDDEN = "forbidden"  # a wrong admin token; a seat the host removed you from
+CONSENT_REQUIRED = "consent_required"  # study mode: a seat for a person who has not agreed to
+# the study's current consent text (or a `consent` answering a text that is not the current one)
+NO_STUDY = "no_study"  # `study` or `consent` on a server that runs no study
+BAD_ANSWER = "bad_answer"  # a study form answer that does not fit its field (named)
+UNKNOWN_PLAYER = "unknown_player"  # a profile of a name no leaderboard shows
+UNAVAILABLE = "unavailable"  # a request this server was started without the means to answer
 
 
 class ProtocolError(Exception):

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from bots.registry import available, make_bot
-from bots.scripted.impostor import ballot, description
+from bots.scripted.impostor import CLUES, STYLES, ballot, description
 from engine.impostor.rules import ImpostorGame
 from engine.impostor.syntax import sentences
 from engine.impostor.words import pairs
@@ -35,13 +35,41 @@ def test_the_describer_is_registered():
     assert DESCRIBER in available(ENV.id) and "random" in available(ENV.id)
 
 
-def test_the_clue_never_names_its_word_over_all_300_pairs():
+@pytest.mark.parametrize("clue", CLUES)
+def test_the_clue_never_names_its_word_over_all_300_pairs(clue):
     words = {w for tier in pairs().values() for pair in tier for w in pair}
     assert len(words) > 450  # words shared by pairs count once
     for word in sorted(words):
-        clue = description(word)
-        assert not says(clue, word, whole_words=True), (word, clue)
-        assert 1 <= len(sentences(clue)) <= 2 and len(clue) <= 750, (word, clue)
+        said = description(word, clue)
+        assert not says(said, word, whole_words=True), (word, said)
+        assert 1 <= len(sentences(said)) <= 2 and len(said) <= 750, (word, said)
+
+
+def test_nine_distinct_scripted_players_as_the_papers_nine_models():
+    specs = [f"scripted:{name}" for name in STYLES]
+    assert len(specs) == 9 and set(specs) <= set(available(ENV.id))
+    assert len({make_bot(spec, ENV.id, 0).identity for spec in specs}) == 9
+    # each clue style words the same word its own way
+    assert description("dog", "full") == "It is a kind of canine: " + \
+        "a member of the genus Canis (probably descended from the common wolf) that has " \
+        "been domesticated by man since prehistoric times; occurs in many breeds."
+    assert description("dog", "terse") == "It is a kind of canine."
+    assert description("dog", "gloss").startswith("Think of this: a member of the genus Canis")
+
+
+def test_how_sure_a_style_must_be_before_it_declares_itself():
+    one_unfit = [{"seat": 0, "text": description("dog")}, {"seat": 1, "text": description("dog")},
+                 {"seat": 2, "text": description("piano")}]
+    all_unfit = [{"seat": s, "text": description("dog")} for s in (0, 1, 2)]
+    # the word "piano" shares nothing with two dog clues: "most" and "any" declare, "never" not
+    assert ballot(3, "piano", one_unfit, "most")["self_declaration"]
+    assert ballot(3, "piano", one_unfit, "any")["self_declaration"]
+    assert not ballot(3, "piano", one_unfit, "never")["self_declaration"]
+    # one description of three shares nothing with "dog": only "any" declares
+    assert not ballot(3, "dog", one_unfit, "most")["self_declaration"]
+    assert ballot(3, "dog", one_unfit, "any")["self_declaration"]
+    vote = ballot(3, "democracy", all_unfit, "never")
+    assert not vote["self_declaration"] and vote["suspected_impostor_id"] in (1, 2, 3)
 
 
 def test_the_clue_is_related():
@@ -98,7 +126,7 @@ HIDDEN_CHANGES = {
 }
 
 
-@pytest.mark.parametrize("spec", [DESCRIBER, "random"])
+@pytest.mark.parametrize("spec", [*(f"scripted:{name}" for name in STYLES), "random"])
 @pytest.mark.parametrize("change", HIDDEN_CHANGES)
 def test_decisions_depend_only_on_the_seat_view(spec, change):
     """Two games that differ only in what seat 0 must not know (who holds the odd word, or

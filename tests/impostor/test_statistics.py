@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from engine.core import derive_seed
+from engine.evaluation import wilson_interval as wilson
 from engine.impostor.grid import build_grid, grid_games, grid_row
 from engine.impostor.metrics import game_metrics
 from engine.impostor.published import beside_cells, beside_effects, beside_models, paper_model
@@ -23,7 +25,6 @@ from engine.impostor.statistics import (
     outcome_tests,
     report,
     seat_odds_ratios,
-    wilson,
 )
 from tests.impostor.helpers import ENV, ballot
 
@@ -220,6 +221,15 @@ def test_a_report_over_games_played_from_a_grid():
                                                             (ALL, "medium")}
     assert [o["seat"] for o in r["seat_odds_ratios"]] == [1, 2, 3]
     assert report(rows, resamples=200, seed=1) == r  # reproducible
+    # read once as the games come (a league streams them from the store): the same figures
+    assert report(iter(rows), resamples=200, seed=1) == r
+    assert r["models"]["a"] == model_summary(iter(rows), "a", resamples=200, seed=1)
+    assert r["cells"][-1] == {"mode": ALL, "tier": ALL,
+                              **cell_summary(iter(rows), resamples=200,
+                                             seed=derive_seed(1, f"{ALL}/{ALL}"))}
+    assert r["mode_odds_ratios"] == mode_odds_ratios(iter(rows), resamples=200, seed=1)
+    assert r["seat_odds_ratios"] == seat_odds_ratios(iter(rows))
+    assert r["outcome_tests"] == outcome_tests(iter(rows))
     models = beside_models(r["models"])
     assert [m["model"] for m in models] == ["a", "b"] and models[0]["paper_model"] is None
     assert models[0]["impostor_win"] == 100 * r["models"]["a"]["impostor_win_rate"]

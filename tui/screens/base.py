@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.containers import ScrollableContainer
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
@@ -16,6 +17,12 @@ if TYPE_CHECKING:
 
 
 NARROW_WIDTH = 110  # below this many columns screens lay out for a small terminal (80x24)
+
+
+def scroll_pages(box: ScrollableContainer, pages: int) -> None:
+    """Scroll `box` by `pages` of what it shows (a line kept from the last page), at once."""
+    box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
+                        animate=False)
 
 
 class ParlorScreen(Screen):

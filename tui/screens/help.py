@@ -19,7 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, Static
 
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -130,9 +130,7 @@ class HelpScreen(ParlorScreen, ModalScreen[None]):
         self.dismiss(None)
 
     def action_page(self, pages: int) -> None:
-        scroll = self.query_one("#help-scroll", VerticalScroll)
-        scroll.scroll_relative(y=pages * max(1, scroll.scrollable_content_region.height - 1),
-                               animate=False)
+        scroll_pages(self.query_one("#help-scroll", VerticalScroll), pages)
 
 
 def keys_table(keys: list[KeyRow]) -> Table | Text:

@@ -14,6 +14,8 @@ from textual.widgets import DataTable, Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import HELP_BINDING, open_help
+from tui.screens.profile import ProfileScreen
+from tui.screens.report import ReportScreen
 from tui.widgets.cycler import Cycler
 from tui.widgets.key_footer import KeyFooter
 
@@ -56,6 +58,8 @@ class LeaderboardScreen(ParlorScreen):
         Binding("down", "move(1)", "Pick row", key_display="↑↓"),
         Binding("r", "refresh", "Refresh"),
         Binding("t", "league", "Other league"),
+        Binding("p", "profile", "Profile"),
+        Binding("c", "report", "Report"),
         HELP_BINDING,
     ]
 
@@ -105,6 +109,8 @@ class LeaderboardScreen(ParlorScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "league":
             return len(self.reply.get("leagues") or []) > 1
+        if action == "profile":
+            return bool(self.rows)
         return True
 
     def action_league(self) -> None:
@@ -195,6 +201,17 @@ class LeaderboardScreen(ParlorScreen):
         if grid.row_count:
             grid.move_cursor(row=max(0, min(grid.row_count - 1, grid.cursor_row + delta)))
             self.show_detail()
+
+    def action_profile(self) -> None:
+        """The highlighted row's player (a person by name, a bot by identity)."""
+        grid = self.query_one("#lb-rows", DataTable)
+        if self.rows:
+            identity = str(self.rows[min(grid.cursor_row, len(self.rows) - 1)]["identity"])
+            self.app.push_screen(ProfileScreen(identity.removeprefix("human:")))
+
+    def action_report(self) -> None:
+        if self.env:
+            self.app.push_screen(ReportScreen(self.env))
 
     def action_refresh(self) -> None:
         self.ask()

@@ -19,6 +19,8 @@ from tui.screens.base import ParlorScreen
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.profile import ProfileScreen
+from tui.screens.report import ReportScreen
 from tui.session import seat_display
 from tui.widgets.key_footer import KeyFooter
 
@@ -38,6 +40,8 @@ class LobbyScreen(ParlorScreen):
         Binding("j", "join", "Join"),
         Binding("w", "spectate", "Watch"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("c", "report", "Report"),
+        Binding("p", "profile", "Profile"),
         Binding("r", "refresh", "Refresh", show=False),
         Binding("tab", "focus_next", "Next list", show=False),
         Binding("shift+tab", "focus_previous", "Previous list", show=False),
@@ -158,6 +162,14 @@ class LobbyScreen(ParlorScreen):
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.selected_env()))
+
+    def action_report(self) -> None:
+        env = self.selected_env()
+        if env is not None:
+            self.app.push_screen(ReportScreen(env))
+
+    def action_profile(self) -> None:
+        self.app.push_screen(ProfileScreen())
 
     def action_refresh(self) -> None:
         self.client.send("list_tables")

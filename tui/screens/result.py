@@ -12,9 +12,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.profile import ProfileScreen
 from tui.session import Session
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.key_footer import KeyFooter
@@ -42,6 +43,7 @@ class ResultScreen(ParlorScreen):
     BINDINGS = [
         Binding("enter,escape", "lobby", "Back to lobby"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("p", "profile", "Your profile"),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
         HELP_BINDING,
@@ -105,10 +107,11 @@ class ResultScreen(ParlorScreen):
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen(self.env_id or None))
 
+    def action_profile(self) -> None:
+        self.app.push_screen(ProfileScreen())
+
     def action_help(self) -> None:
         open_help(self, self.env_id or None)
 
     def action_page(self, pages: int) -> None:
-        box = self.query_one("#result-box", VerticalScroll)
-        box.scroll_relative(y=pages * max(1, box.scrollable_content_region.height - 1),
-                            animate=False)
+        scroll_pages(self.query_one("#result-box", VerticalScroll), pages)

@@ -3,7 +3,7 @@ named by the env's plain label (`metric_labels`) or, failing that, its key in wo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.columns import Columns
@@ -57,23 +57,23 @@ class MetricsView(Static):
             game, seats = metrics, {}
         parts: list[RenderableType] = []
         if game:
-            parts.append(_game_table(flatten(game, labels)))
+            parts.append(pairs_table(flatten(game, labels).values()))
         if seats:
             parts.extend(_seat_table(seats, labels, names, self.size.width
                                      or self.app.size.width))
         self.update(Group(*parts) if parts else Text("No metrics for this game.", style="dim"))
 
 
-def _game_table(rows: dict[str, tuple[str, Any]]) -> Table:
-    """Label/value pairs, two pairs to a line."""
+def pairs_table(rows: Iterable[tuple[str, Any]], per_line: int = 2) -> Table:
+    """Label/value pairs, `per_line` pairs to a line."""
     table = Table.grid(padding=(0, 2))
-    for _ in range(2):
+    for _ in range(per_line):
         table.add_column(style="bold")
         table.add_column()
-    items = [r for r in rows.values() if r[1] != ""]  # an empty text (a task's one kind) says nothing
-    for i in range(0, len(items), 2):
+    items = [r for r in rows if r[1] != ""]  # an empty text (a task's one kind) says nothing
+    for i in range(0, len(items), per_line):
         cells: list[str] = []
-        for label, value in items[i:i + 2]:
+        for label, value in items[i:i + per_line]:
             cells += [label, format_value(value)]
         table.add_row(*cells)
     return table

@@ -13,6 +13,7 @@ from bots.base import Bot, BotError
 from bots.registry import SCRIPTED, register_scripted
 from server.cli import main
 from server.reports import export_mindgames
+from server.store.pseudonyms import Pseudonyms
 from tests.server.conftest import Client
 
 SIMS = [
@@ -45,7 +46,9 @@ def check_against_store(db: Path, rows: list[dict]) -> None:
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         finished = conn.execute("SELECT * FROM games WHERE status = 'finished'").fetchall()
-        seats = {(s["game_id"], s["seat"]): s for s in conn.execute("SELECT * FROM seats")}
+        people = Pseudonyms(conn)
+        seats = {(s["game_id"], s["seat"]): {**dict(s), "identity": people.label(
+            s["identity"], s["kind"])} for s in conn.execute("SELECT * FROM seats")}
         actions = conn.execute("SELECT * FROM actions ORDER BY game_id, idx").fetchall()
     expected = sum(1 for (game_id, _) in seats if game_id in {g["id"] for g in finished})
     assert len(rows) == expected
@@ -190,7 +193,13 @@ async def test_a_peoples_game_with_invalid_and_defaulted_moves(server, broken_bo
     check_against_store(db, rows)
     assert "skipped 2 games (1 unfinished, 1 void)" in capsys.readouterr().err
     ada_row, bot_row = rows
-    assert ada_row["model_name"] == "human:ada" and bot_row["model_name"] == broken_bot
+    # a person by pseudonym unless names are asked for; a bot by its identity
+    with sqlite3.connect(db) as conn:
+        ada = Pseudonyms(conn).label("human:ada", "human")
+    assert ada_row["model_name"] == ada and bot_row["model_name"] == broken_bot
+    assert "human:ada" not in (tmp_path / "people.jsonl").read_text()
+    named = export(db, tmp_path / "named.jsonl", "--names")
+    assert [r["model_name"] for r in named] == ["human:ada", broken_bot]
     assert ada_row["opponent_names"] == {"1": broken_bot}
     bad = ada_row["observations"][0]
     assert bad["action"] == "all in on A!" and bad["outcome"] == "invalid"
@@ -250,5 +259,6 @@ def test_an_unknown_format_is_refused_by_the_parser(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["export", "--format", "csv"])
     assert exit_.value.code == 2
-    assert "invalid choice: 'csv' (choose from 'mindgames', 'socialmaze')" in \
+    assert "invalid choice: 'csv' (choose from 'mindgames', 'socialmaze', 'games', " \
+           "'actions')" in \
         capsys.readouterr().err

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 from server.cli import main
+from server.store.pseudonyms import Pseudonyms
 from tests.dataset_task.test_game import PAPER
 from tests.server.conftest import Client
 
@@ -46,7 +48,10 @@ async def test_every_answer_is_a_row(tmp_path, capsys, make_server):
         (1, {"decision": "Accept"}, False), (2, {"decision": None}, False),
         (3, {"decision": "Reject"}, True)]
     first = person[0]
-    assert (first["player"], first["player_kind"], first["seat"]) == ("human:ada", "human", 0)
+    with sqlite3.connect(db) as conn:  # a person by pseudonym, unless names are asked for
+        ada = Pseudonyms(conn).label("human:ada", "human")
+    assert (first["player"], first["player_kind"], first["seat"]) == (ada, "human", 0)
+    assert "human:ada" not in out.read_text()
     assert first["instance_id"] == "demo-1" and len(first["content_hash"]) == 64
     assert first["expected"] == {"decision": "Reject"} and first["position"]["stage"] == 1
     assert first["latency_ms"] is not None and first["outcome"] == "ok"

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 from server.cli import main
+from server.store.pseudonyms import Pseudonyms
 from tests.dataset_task.test_game import PAPER
 from tests.server.conftest import Client
 
@@ -41,7 +43,13 @@ async def test_people_and_models_side_by_side(tmp_path, capsys, make_server):
     assert await asyncio.to_thread(main, sim) == 0
     capsys.readouterr()
     out = tmp_path / "report.json"
-    assert await asyncio.to_thread(main, ["maze", "report", "--db", db, "--json",
+    # people by pseudonym unless names are asked for
+    assert await asyncio.to_thread(main, ["maze", "report", "--db", db]) == 0
+    printed = capsys.readouterr().out
+    with sqlite3.connect(db) as conn:
+        alice = Pseudonyms(conn).label("human:alice", "human")
+    assert f"{alice} (person)" in printed and "alice" not in printed
+    assert await asyncio.to_thread(main, ["maze", "report", "--db", db, "--names", "--json",
                                           str(out)]) == 0
     printed = capsys.readouterr().out
     report = json.loads(out.read_text())
