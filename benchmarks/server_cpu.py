@@ -12,6 +12,7 @@ versions of the server can be compared back to back:
 
     PYTHONPATH=. python benchmarks/server_cpu.py [--tables 50] [--moves 3000] [--rounds 3]
                                                  [--mix all-human|bot-heavy] [--default-gc]
+                                                 [--event-loop auto|uvloop|asyncio]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from engine.sampling import random_action  # noqa: E402
 from engine.spaces import ActionSpace  # noqa: E402
 from server.net.app import Connection, Server  # noqa: E402
 from server.net.limits import UNLIMITED  # noqa: E402
-from server.net.serve import tune_gc  # noqa: E402
+from server.net.serve import loop_factory, tune_gc  # noqa: E402
 from server.store.store import Store  # noqa: E402
 from server.wire.protocol import decode_server_message  # noqa: E402
 
@@ -168,7 +169,8 @@ async def run(args: argparse.Namespace) -> None:
                   f"{per_move:.0f} µs/move (clients {tally.client_cpu / tally.moves * 1e6:.0f}); "
                   f"garbage collector {gc_share:.1f}% of the CPU, longest "
                   f"{collecting.longest * 1000:.1f} ms", flush=True)
-        print(f"{args.mix}, {args.tables} tables: best {best:.0f} µs of server CPU per move")
+        print(f"{args.mix}, {args.tables} tables, {type(asyncio.get_running_loop()).__module__}"
+              f" loop: best {best:.0f} µs of server CPU per move")
         await server.store.close()
 
 
@@ -181,7 +183,11 @@ def main() -> None:
     parser.add_argument("--mix", default="all-human", choices=list(SEATS))
     parser.add_argument("--default-gc", action="store_true",
                         help="CPython's collector settings, not those of parlor serve")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--event-loop", default="auto", choices=("auto", "uvloop", "asyncio"),
+                        help="as `parlor serve --event-loop` (auto: uvloop where installed)")
+    args = parser.parse_args()
+    with asyncio.Runner(loop_factory=loop_factory(args.event_loop)) as runner:
+        runner.run(run(args))
 
 
 if __name__ == "__main__":

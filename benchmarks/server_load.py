@@ -18,6 +18,7 @@ benchmarks/README.md.
                                      [--spectators 0] [--seconds 10] [--warmup 2]
                                      [--blotto-bot random] [--servers 1] [--server-cpu N]
                                      [--profile PREFIX] [--py-spy PREFIX]
+                                     [--event-loop auto|uvloop|asyncio]
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ TARGET_P99_MS, TARGET_RSS_MB = 100.0, 300.0  # at 200 tables
 REQUEST_TIMEOUT = 30.0  # seconds any request may wait for its reply
 DRAIN = 30.0  # seconds games under way may take to end after the measured window
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+SERVER_OPTIONS: list[str] = []  # more `parlor serve` options for every row (--event-loop)
 
 
 # ------------------------------------------------------------------------------ the server
@@ -86,7 +88,8 @@ class ServerProcess:
              "--connections-per-address", "100000", "--max-tables", "100000",
              "--tables-per-player", "100000", "--tables-per-address", "100000",
              "--names-per-address-per-hour", "100000", "--messages-per-second", "100000",
-             "--allow-bots", "*", "--allow-client-seeds"],  # seeded: the same games each run
+             "--allow-bots", "*", "--allow-client-seeds",  # seeded: the same games each run
+             *SERVER_OPTIONS],
             cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=None if cpu is None else lambda: os.sched_setaffinity(0, {cpu}))
 
@@ -534,7 +537,11 @@ def main() -> None:
     parser.add_argument("--py-spy", metavar="PREFIX", default=None,
                         help="sample the servers with py-spy (installed separately) over the "
                              "measured window, writing PREFIX-<row>-wK.txt (raw stacks)")
+    parser.add_argument("--event-loop", default="auto", choices=("auto", "uvloop", "asyncio"),
+                        help="the servers' event loop (`parlor serve --event-loop`; auto: "
+                             "uvloop where installed)")
     args = parser.parse_args()
+    SERVER_OPTIONS[:] = ["--event-loop", args.event_loop]
     if min(args.servers) < 1:
         parser.error("--servers must be at least 1")
     if args.server_cpu is not None:

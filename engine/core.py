@@ -747,6 +747,8 @@ class Env(ABC):
         if name not in self.presets:
             raise ConfigError(f"unknown preset {name!r} for {self.id}; "
                               f"valid presets: {', '.join(self.presets)}")
+        if not overrides:  # the preset itself (frozen and valid): no JSON round trip per table
+            return self.presets[name]
         data = self.presets[name].to_json()
         data.update(overrides or {})
         return self.Config.from_json(data)

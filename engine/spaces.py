@@ -59,9 +59,14 @@ class Field:
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
-        for key in ("min", "max", "max_chars", "default"):
-            if getattr(self, key) is not None:
-                d[key] = getattr(self, key)
+        if self.min is not None:  # (written out: every turn sends its space)
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        if self.max_chars is not None:
+            d["max_chars"] = self.max_chars
+        if self.default is not None:
+            d["default"] = self.default
         if self.options:
             d["options"] = [o.to_json() for o in self.options]
         if self.optional:

@@ -13,6 +13,7 @@ from server.net.limits import DAY, Limits
 from server.store.location import DB_HELP
 
 INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # it goes into table ids ("w1.t3") and the games
+EVENT_LOOPS = ("auto", "uvloop", "asyncio")  # server/net/serve.py `loop_factory`
 
 
 def add_parser(sub: Any) -> None:
@@ -87,6 +88,9 @@ def add_parser(sub: Any) -> None:
                             "tells its creator the hidden setup: for tests and demos)")
     serve.add_argument("--unrated-same-address", action="store_true",
                        help="do not rate games between people connected from one address")
+    serve.add_argument("--event-loop", default="auto", choices=EVENT_LOOPS,
+                       help="the event loop to run on: uvloop (less CPU per move) where it is "
+                            "installed, else asyncio's (default auto)")
     serve.add_argument("--study", default=None, metavar="FILE",
                        help="run a study: FILE (Markdown with a TOML front matter: the study's "
                             "name and an optional demographics form) holds the consent text a "

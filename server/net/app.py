@@ -677,17 +677,22 @@ class Server:
     def _check_table_limits(self, conn: Connection, ref: Any) -> None:
         """A player, and an address whatever its names, may have a few open tables at once;
         the server a bounded number."""
-        open_tables = [tid for tid, t in self.tables.items() if t.status != "over"]
-        if len(open_tables) >= self.limits.tables_total:
-            raise p.ProtocolError(p.LIMIT, f"this server has {len(open_tables)} open tables, "
+        key = address_key(conn.address)
+        player, opened = conn.player, self._opened
+        open_count = mine = ours = 0  # one pass over the tables (a table is made every game)
+        for tid, t in self.tables.items():
+            if t.status != "over":
+                open_count += 1
+                creator = opened.get(tid)
+                if creator is not None:
+                    mine += creator[0] is player
+                    ours += creator[2] == key
+        if open_count >= self.limits.tables_total:
+            raise p.ProtocolError(p.LIMIT, f"this server has {open_count} open tables, "
                                            f"its limit; join one or try again later", ref)
-        creators = [self._opened[tid] for tid in open_tables if tid in self._opened]
-        mine = sum(1 for creator in creators if creator[0] is conn.player)
         if mine >= self.limits.tables_per_player:
             raise p.ProtocolError(p.LIMIT, f"you have {mine} open tables, the most a player may "
                                            f"have here; finish or leave one first", ref)
-        key = address_key(conn.address)
-        ours = sum(1 for creator in creators if creator[2] == key)
         if ours >= self.limits.tables_per_address:
             raise p.ProtocolError(p.LIMIT, f"{ours} open tables were created from your address, "
                                            f"the most this server allows; finish or leave one "

@@ -7,6 +7,7 @@ defaults suit a small public server; `parlor serve` exposes the ones a host tune
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import time
 from collections import deque
@@ -61,6 +62,7 @@ UNLIMITED = Limits(messages_per_second=1e6, burst=1_000_000, drop_after=1_000_00
                    spectators_per_table=1_000_000, spectating_per_connection=1_000_000)
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every table made: parsing an address is not free
 def address_key(address: str) -> str:
     """Whom an address limit counts: the address itself, or for IPv6 its /64 network (one
     host commonly holds a whole /64, so single IPv6 addresses cost an attacker nothing)."""

@@ -37,6 +37,8 @@ def worker_argv(args: argparse.Namespace, instance: str, port: int) -> list[str]
             "--disconnect-grace", repr(args.disconnect_grace)]
     if args.on_timeout:
         argv += ["--on-timeout", args.on_timeout]
+    if getattr(args, "event_loop", "auto") != "auto":
+        argv += ["--event-loop", args.event_loop]
     for option in ("allow_bots", "bots_config", "max_llm_seats", "max_llm_seats_per_hour",
                    "max_tables", "tables_per_player", "tables_per_address",
                    "names_per_address_per_hour", "forget_unused_names", "waiting_expiry",

@@ -434,19 +434,17 @@ class Store:
         return accounts.admin_token_matches(self._conn, token)
 
     def next_table_number(self, instance: str) -> int:
-        """The next number for a table of server `instance`, committed before it is given out
-        (its own short transaction), so table ids never repeat, across restarts too."""
-        c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            (number,) = c.execute(
+        """The next number for a table of server `instance`, committed before it is given out,
+        so table ids never repeat, across restarts too. Committed at once, with the writes
+        queued meanwhile (the moves of other tables, which then need no commit of their own)."""
+        def work(c: sqlite3.Connection) -> int:
+            return c.execute(
                 "INSERT INTO table_numbers (instance, last) VALUES (?, 1) ON CONFLICT "
-                "(instance) DO UPDATE SET last = last + 1 RETURNING last", (instance,)).fetchone()
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        return number
+                "(instance) DO UPDATE SET last = last + 1 RETURNING last",
+                (instance,)).fetchone()[0]
+        number = self._submit(work)
+        self._flush()
+        return number.result()
 
     def last_table_number(self, instance: str) -> int:
         """The last table number server `instance` gave out (0: none yet)."""

@@ -92,26 +92,22 @@ class Numbering:
             return count
         new = game.events_between(known, count)
         # Most moves make only public events: read them once for every recipient.
-        public = all(e.visible_to == "all" for e in new)
-        if public:
-            marks = sum(e.seq % NUMBERING_BLOCK == 0 for e in new)
-            shared = {e.step for e in new if e.seq >= self._opening}
+        if all(e.visible_to == "all" for e in new):
+            self._sync_public(new, read, actions)
+            self._known, self._actions = count, actions
+            return count
         for r in self._recipients:
             hidden, at = self._hidden[r], self._hidden_at[r]
-            if public:
-                at.extend([hidden] * marks)
-                seen = shared
-            else:
-                seen = set()
-                for e in new:
-                    if e.seq % NUMBERING_BLOCK == 0:
-                        at.append(hidden)
-                    if e.visible(r):
-                        if e.seq >= self._opening:
-                            seen.add(e.step)
-                    else:
-                        hidden += 1
-                self._hidden[r] = hidden
+            seen: set[int] = set()
+            for e in new:
+                if e.seq % NUMBERING_BLOCK == 0:
+                    at.append(hidden)
+                if e.visible(r):
+                    if e.seq >= self._opening:
+                        seen.add(e.step)
+                else:
+                    hidden += 1
+            self._hidden[r] = hidden
             # An action's events all come at once, after the events of earlier actions; events
             # made outside any action (a void game's) carry the step of the next action.
             hidden, at = self._hidden_steps[r], self._hidden_steps_at[r]
@@ -125,6 +121,29 @@ class Numbering:
                 self._last_seen[r] = actions - 1 in seen
         self._known, self._actions = count, actions
         return count
+
+    def _sync_public(self, new: list[Event], read: int, actions: int) -> None:
+        """`sync` when every new event is public: what it adds is the same for every recipient
+        (counted once), on top of each one's counts so far."""
+        marks = sum(e.seq % NUMBERING_BLOCK == 0 for e in new)
+        seen = {e.step for e in new if e.seq >= self._opening}
+        unseen, step_marks = 0, []  # actions that left no event; the count at each block start
+        for j in range(read, actions):
+            if j % NUMBERING_BLOCK == 0:
+                step_marks.append(unseen)
+            if j not in seen:
+                unseen += 1
+        last_seen = actions - 1 in seen
+        hidden_steps = self._hidden_steps
+        for r in self._recipients:
+            if marks:
+                self._hidden_at[r].extend([self._hidden[r]] * marks)
+            hidden = hidden_steps[r]
+            if step_marks:
+                self._hidden_steps_at[r].extend([hidden + k for k in step_marks])
+            hidden_steps[r] = hidden + unseen
+            if actions > read:
+                self._last_seen[r] = last_seen
 
     def _hidden_before(self, r: int | None, seq: int) -> int:
         """Events before `seq` that `r` may not see."""

@@ -161,6 +161,9 @@ class Table:
         self.env = env
         self.preset = preset
         self.config = config
+        # What every summary shows of it (a config never changes; shared by the summaries,
+        # which are only ever encoded: made once, not at every join and broadcast)
+        self._public_config = config.public_json()
         self.seed = seed
         self.seats = seats
         self.store = store
@@ -195,7 +198,7 @@ class Table:
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "env": self.env.id, "title": self.env.title, "preset": self.preset,
-                "config": self.config.public_json(), "status": self.status,
+                "config": self._public_config, "status": self.status,
                 "seats": [s.to_json(d) for s, d in zip(self.seats, self.display_names(),
                                                         strict=True)],
                 "spectators": len(self.spectators), "game_id": self.game_id}

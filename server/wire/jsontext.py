@@ -26,6 +26,12 @@ def _default(value: Any) -> Any:
 def dumps_bytes(value: Any) -> bytes:
     """Compact JSON of `value`, UTF-8 encoded (what goes on the wire)."""
     try:
+        # Keys are nearly always strings: orjson writes those a third faster without the
+        # option that allows others (the same text), so it is asked for only when needed.
+        return orjson.dumps(value, default=_default)
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    try:
         return orjson.dumps(value, default=_default, option=_OPTIONS)
     except (TypeError, orjson.JSONEncodeError):
         return _fallback(value).encode("ascii")
@@ -33,10 +39,7 @@ def dumps_bytes(value: Any) -> bytes:
 
 def dumps(value: Any) -> str:
     """Compact JSON text of `value`."""
-    try:
-        return orjson.dumps(value, default=_default, option=_OPTIONS).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return _fallback(value)
+    return dumps_bytes(value).decode()
 
 
 # An integer orjson might not read as one has 19 digits in a row. Found by turning every digit

@@ -216,6 +216,37 @@ async def test_after_a_restart_ids_are_new_and_returning_clients_are_told(serve,
     assert fresh["table"]["id"] != table["id"]
 
 
+@pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
+async def test_serve_plays_a_game_on_either_event_loop(serve, loop):
+    """uvloop by default where installed (less CPU per move); asyncio's own loop on request
+    (and where uvloop has no build): the same game, stored, on both."""
+    server = serve(*(["--event-loop", loop] if loop == "asyncio" else []))
+    assert f"Event loop: {loop}" in server.output()
+    ada = await Client.connect(server.url, "ada")
+    table = (await ada.request("create_table", env="colonel-blotto", preset="small",
+                               seats=["human", "scripted:uniform"], join_seat=0))["table"]
+    while True:
+        msg = await ada.recv()
+        if msg["type"] == "game_over":
+            break
+        if msg["type"] == "your_turn":
+            await ada.send("act", table_id=table["id"], turn=msg["turn"], action="[A20]")
+    assert msg["table_id"] == table["id"] and msg["result"]["reason"]
+    stored = rows(server.db, "SELECT status FROM games WHERE table_id = ?", table["id"])
+    assert [g["status"] for g in stored] == ["finished"]
+
+
+def test_serve_says_when_the_event_loop_asked_for_is_missing(tmp_path):
+    """`--event-loop uvloop` where it is not installed: one clear line, no traceback."""
+    blocker = tmp_path / "uvloop.py"
+    blocker.write_text("raise ImportError('no uvloop here')\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    run = parlor("serve", "--db", str(tmp_path / "p.db"), "--port", "0", "--event-loop",
+                 "uvloop", env=env)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "parlor serve: the uvloop event loop is not installed" in run.stderr
+
+
 def test_a_bad_port_or_certificate_stops_serve_in_one_line(tmp_path):
     for args, words in ((["--port", "99999"], "is not a port"),
                         (["--certfile", str(tmp_path / "none.pem")], "no such file")):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from server.cli import _parser, main
+from server.net.workers import worker_argv
 from tests.server.conftest import Client
 from tests.server.net.test_play import play_until_over, rows
 
@@ -155,3 +156,13 @@ def test_bad_instance_or_port_with_workers_exits_2(argv, message, capsys):
         main(["serve", *argv])
     assert exit.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_each_worker_runs_on_the_event_loop_the_host_chose():
+    def argv(*options: str) -> list[str]:
+        args = _parser().parse_args(["serve", "--db", "x.db", "--workers", "2", *options])
+        return worker_argv(args, "w1", 8765)
+
+    assert "--event-loop" not in argv()  # auto: each worker takes uvloop where installed
+    chosen = argv("--event-loop", "asyncio")
+    assert chosen[chosen.index("--event-loop") + 1] == "asyncio"

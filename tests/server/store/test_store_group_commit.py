@@ -183,6 +183,29 @@ async def test_moves_queued_together_are_inserted_together_and_one_that_fails_fa
         await store.close()
 
 
+async def test_a_table_number_is_committed_with_the_writes_queued_before_it(tmp_path):
+    """A table's number is on disk before it is given out, in the commit of the moves other
+    tables queued meanwhile (no transaction of its own); numbers count on per instance."""
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        commits = store.commits
+        queued = [asyncio.ensure_future(store.player_id(f"p{i}", "bot", f"bot:{i}"))
+                  for i in range(3)]
+        await asyncio.sleep(0)  # they queue their writes (the commit comes a turn later)
+        assert store.next_table_number("") == 1
+        assert store.commits == commits + 1  # the number and the three queued jobs
+        with sqlite3.connect(tmp_path / "p.db") as other:  # on disk, seen by anyone
+            assert other.execute("SELECT last FROM table_numbers WHERE instance = ''"
+                                 ).fetchone() == (1,)
+            assert other.execute("SELECT count(*) FROM players").fetchone() == (3,)
+        assert len(set(await asyncio.gather(*queued))) == 3
+        assert [store.next_table_number(""), store.next_table_number("w2"),
+                store.next_table_number("")] == [2, 1, 3]
+        assert store.commits == commits + 4
+    finally:
+        await store.close()
+
+
 async def test_a_commit_that_fails_fails_every_caller_and_the_store_goes_on(tmp_path):
     store = await Store.open(tmp_path / "p.db")
     other = sqlite3.connect(tmp_path / "p.db", timeout=0)

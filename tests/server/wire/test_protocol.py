@@ -1,6 +1,8 @@
 """Protocol v1 message validation: every malformed request gets a precise error code."""
 
 import json
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import pytest
 
@@ -87,6 +89,25 @@ def test_clients_read_what_the_server_writes_as_the_standard_library_does(value)
         msg = p.decode_server_message(raw)
         assert msg == json.loads(text)
         assert type(msg["data"]) is type(json.loads(text)["data"])
+
+
+@pytest.mark.parametrize("value", [
+    {"a": [1, 2.5, None, True], "é": {"b": "x"}},  # string keys only: the fast way
+    {0: "zero", 1: {2: [3]}, "s": 4},  # int keys (a tally by seat): written as strings
+    {"proxy": MappingProxyType({"k": (1, 2)}), 3: MappingProxyType({4: "v"})},
+    {"big": 2**70, 5: "\ud800"},  # what orjson refuses: the standard library writes it
+])
+def test_the_server_writes_any_value_as_the_standard_library_reads_it(value):
+    """Whichever way a message is written (orjson as it is, orjson allowing non-string keys,
+    the standard library), its text reads back as the standard library writes that value."""
+    def plain(v):
+        if isinstance(v, Mapping):
+            return {str(k): plain(x) for k, x in v.items()}
+        return [plain(x) for x in v] if isinstance(v, list | tuple) else v
+    expected = json.loads(json.dumps(plain(value)))
+    assert json.loads(p.encode(value)) == expected
+    assert json.loads(p.encode_bytes(value)) == expected
+    assert p.encode_bytes(value).decode() == p.encode(value)
 
 
 @pytest.mark.parametrize("action", [
