@@ -25,7 +25,7 @@ def test_the_default_database_does_not_depend_on_the_working_directory(tmp_path)
 def test_serve_and_local_play_use_it_and_say_so(tmp_path, monkeypatch, capsys):
     used: list[str] = []
     monkeypatch.setattr(server.net.serve, "run_serve", lambda args: used.append(args.db) or 0)
-    monkeypatch.setattr(tui.launch, "run_local", lambda db, name: used.append(db) or 0)
+    monkeypatch.setattr(tui.launch, "run_local", lambda db, name, **options: used.append(db) or 0)
     monkeypatch.setenv("PARLOR_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
     expected = str(tmp_path / "home" / "parlor.db")
