@@ -65,6 +65,7 @@ from server.wire import protocol as p
 log = logging.getLogger("parlor.server")
 SERVER_VERSION = "0.1.0"
 MAX_FINISHED_TABLES = 50  # finished tables still listed in the lobby
+REPORT_TTL = 60.0  # seconds a report is reused while no game ends on this server
 MAX_UNSENT_BYTES = 4 * 1024 * 1024  # a client this far behind in reading is dropped
 CLOSE_GRACE = 1.0  # seconds a stopping server waits for clients to close before cutting them
 SEED_BITS = 128  # a table's seed deals its hidden setup: past any search, and never sent until
@@ -220,6 +221,11 @@ class Server:
         self.db_path = db_path
         self.study = study
         self.reports = reports
+        # Reports are computed one at a time and kept until a game ends here (or REPORT_TTL
+        # passes, for games other processes on the database end): a client asking again and
+        # again costs the server one computation.
+        self._report_lock = asyncio.Lock()
+        self._report_cache: dict[tuple[Any, ...], tuple[int, float, dict[str, Any]]] = {}
         self.bot_policy = bot_policy or BotPolicy()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
@@ -1079,4 +1085,11 @@ class Server:
             return {**build(c, env.id, pool, by), "env": env.id, "pool": pool, "by": by,
                     "ratings_over_time": profiles.ratings_over_time(c, env.id, leagues)}
 
-        await self.reply(conn, p.message("report", req.id, **await self.store.read_apart(read)))
+        key = (env.id, pool, by)
+        async with self._report_lock:
+            ended, made, body = self._report_cache.get(key, (-1, 0.0, {}))
+            if ended != self.store.games_ended or time.monotonic() - made > REPORT_TTL:
+                ended = self.store.games_ended
+                body = await self.store.read_apart(read)
+                self._report_cache[key] = (ended, time.monotonic(), body)
+        await self.reply(conn, p.message("report", req.id, **body))

@@ -140,6 +140,7 @@ class Store:
         self._player_ids: dict[str, int] = {}  # identity -> players.id (ids never change)
         self.commits = 0  # transactions committed (figures for benchmarks)
         self.jobs = 0  # jobs they carried
+        self.games_ended = 0  # games this process finished or voided (a report's freshness)
 
     @classmethod
     async def open(cls, path: str | Path, instance: str = "") -> Store:
@@ -586,6 +587,7 @@ class Store:
         result = record.result
         status = "void" if result is None or result.void else "finished"
         self._compactors.pop(game_id, None)
+        self.games_ended += 1
         game_row = (time.time(), status, result.reason if result else record.aborted,
                     _dump(result.to_json()) if result else None,
                     _dump(record.setup) if record.setup else None, record.aborted,

@@ -4,14 +4,15 @@ reply passed through with what was asked."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 from tests.server.conftest import Client
 from tests.server.net.test_play import play_until_over
 
 
-async def _ada_plays_blotto(server) -> Client:
-    ada = await Client.connect(server.url, "ada")
+async def _ada_plays_blotto(server, name: str = "ada") -> Client:
+    ada = await Client.connect(server.url, name)
     await ada.request("create_table", env="colonel-blotto", preset="small",
                       seats=["human", "random"], seed=5, join_seat=0)
     await play_until_over(ada)
@@ -104,6 +105,17 @@ async def test_a_report_is_the_builders_reply_read_apart_from_the_loop(make_serv
     assert calls == [("colonel-blotto", "people", "kind", False)]  # a worker thread
     plain = await ada.request("report", env="colonel-blotto")
     assert (plain["pool"], plain["by"]) == (None, None)
+    # Asked again and again, at once or not, a report is computed once until a game ends.
+    calls.clear()
+    others = [await Client.connect(server.url, f"reader{i}") for i in range(3)]
+    again = await asyncio.gather(*(c.request("report", env="colonel-blotto", pool="people",
+                                             by="kind") for c in others))
+    assert all(r["pooled"] == reply["pooled"] for r in again) and calls == []
+    for c in others:
+        await c.close()
+    await (await _ada_plays_blotto(server, "bob")).close()
+    after = await ada.request("report", env="colonel-blotto", pool="people", by="kind")
+    assert after["pooled"] == "2 games" and len(calls) == 1
     for bad, code, words in (({"env": "no-such-game"}, "unknown_env", "no-such-game"),
                              ({"env": "colonel-blotto", "pool": "martians"}, "bad_message",
                               "people, bots, mixed"),
