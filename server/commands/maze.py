@@ -117,6 +117,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     report.add_argument("--json", default=None, metavar="FILE", help="also write it as JSON")
     report.add_argument("--names", action="store_true",
                         help="people by name (default: by their pseudonym, as every report)")
+    report.add_argument("--study", default="", metavar="NAME",
+                        help="people's pseudonyms are this study's (as `parlor study consents --study NAME` "
+                             "and `parlor export --study NAME` give them; default: the database's own)")
     report.add_argument("--db", default=argparse.SUPPRESS, help="SQLite file (default: parlor's)")
     upi = gen.add_argument_group("user-profile options")
     upi.add_argument("--query", metavar="|".join(QUERIES),

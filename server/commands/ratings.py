@@ -59,6 +59,9 @@ The database is opened read-only: safe beside a running server.""")
     fit.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     fit.add_argument("--names", action="store_true",
                      help="show people's names instead of their pseudonyms")
+    fit.add_argument("--study", default="", metavar="NAME",
+                     help="people's pseudonyms are this study's (as `parlor study consents --study NAME` "
+                          "and `parlor export --study NAME` give them; default: the database's own)")
     fit.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
     return p
 
@@ -135,7 +138,8 @@ def _fit(args: argparse.Namespace) -> int:
         return 2
     try:
         fit = fitted_ratings(conn, args.env, args.pool, resamples=args.resamples,
-                             seed=args.seed, names=args.names)
+                             seed=args.seed, names=args.names,
+                             study=args.study)
     except (NotFitted, PseudonymKeyMissing) as e:
         print(f"parlor ratings fit: {e}", file=sys.stderr)
         return 2

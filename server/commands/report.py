@@ -45,6 +45,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="leave out games where a table made a move for a stalled seat")
     p.add_argument("--names", action="store_true",
                    help="name people by their player names instead of pseudonyms")
+    p.add_argument("--study", default="", metavar="NAME",
+                   help="people's pseudonyms are this study's (as `parlor study consents --study NAME` "
+                        "and `parlor export --study NAME` give them; default: the database's own)")
     p.add_argument("--seed", default=0, type=int,
                    help="seed of the bootstrap and permutation resamples (default 0)")
     p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         found = compare(conn, args.env, preset=args.preset, config=args.config_hash, by=args.by,
                         since=start, pool=args.pool, exclude_defaulted=args.exclude_defaulted,
-                        names=args.names, seed=args.seed)
+                        names=args.names, study=args.study, seed=args.seed)
     except (NoSuchGroup, PseudonymKeyMissing) as e:
         print(f"parlor report: {e}", file=sys.stderr)
         return 2

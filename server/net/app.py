@@ -77,7 +77,7 @@ CLIENT_SEED_REFUSED = ("a seed chosen by a player would let whoever chose it wor
 FORGET_BATCH = 1000  # unused names released per store job
 UNRATED_LISTED = 20  # the latest unrated games a leaderboard reply explains
 # (read-only connection, env, pool or None, by or None) -> the `report` reply's body
-ReportBuilder = Callable[[sqlite3.Connection, str, str | None, str | None], Mapping[str, Any]]
+ReportBuilder = Callable[..., Mapping[str, Any]]  # (conn, env, pool, by, *, study=...)
 
 
 class Outbox:
@@ -1080,9 +1080,12 @@ class Server:
                                   req.id)
         build, leagues = self.reports, ratings.LEAGUES.get(env.rating, ())
         pool, by = req.get("pool"), req.get("by")
+        # a study's people under its pseudonyms, as its exports and consents name them
+        study = {"study": self.study.name} if self.study else {}
 
         def read(c: sqlite3.Connection) -> dict[str, Any]:
-            return {**build(c, env.id, pool, by), "env": env.id, "pool": pool, "by": by,
+            return {**build(c, env.id, pool, by, **study), "env": env.id, "pool": pool,
+                    "by": by,
                     "ratings_over_time": profiles.ratings_over_time(c, env.id, leagues)}
 
         key = (env.id, pool, by)

@@ -146,6 +146,7 @@ def bot_kind(identity: str) -> str:
 def compare(conn: sqlite3.Connection, env_id: str, *, preset: str | None = None,
             config: str | None = None, by: str = "identity", since: float | None = None,
             pool: str = "all", exclude_defaulted: bool = False, names: bool = False,
+            study: str = "",
             seed: int = 0) -> Comparison:
     """The comparison of one env's stored games (see the module's docstring). `preset`,
     `config` (a config hash or its prefix) pick the group; `since` a Unix time the games started
@@ -169,7 +170,7 @@ def compare(conn: sqlite3.Connection, env_id: str, *, preset: str | None = None,
             [f"preset {preset!r}"] * (preset is not None)
             + [f"config {config!r}"] * (config is not None)) + _groups_hint(summary.values()))
     filters = {"preset": preset, "config": config, "by": by, "since": since, "pool": pool,
-               "exclude_defaulted": exclude_defaulted, "names": names, "seed": seed}
+               "exclude_defaulted": exclude_defaulted, "names": names, "study": study, "seed": seed}
     # the most finished games; a tie goes to the group played last
     chosen = max(wanted, key=lambda k: (summary[k].games, groups[k][-1]["id"]), default=None)
     others = sorted((g for k, g in summary.items() if k != chosen), key=lambda g: -g.games)
@@ -177,7 +178,7 @@ def compare(conn: sqlite3.Connection, env_id: str, *, preset: str | None = None,
                      {}, filters=filters)
     if chosen is None or not summary[chosen].games:
         return out
-    seats, left_out = _seats(conn, env, groups[chosen], pool, exclude_defaulted, names)
+    seats, left_out = _seats(conn, env, groups[chosen], pool, exclude_defaulted, names, study)
     out.left_out = {"void": summary[chosen].void, **left_out}
     for metric in metrics(env_id):
         _metric(out, env, metric, seats, by, seed)
@@ -198,7 +199,8 @@ def in_pool(pool: str, kinds: Sequence[str]) -> bool:
 
 
 def _seats(conn: sqlite3.Connection, env: Any, games: Sequence[sqlite3.Row], pool: str,
-           exclude_defaulted: bool, names: bool) -> tuple[list[_Seat], dict[str, int]]:
+           exclude_defaulted: bool, names: bool, study: str = ""
+           ) -> tuple[list[_Seat], dict[str, int]]:
     finished = {g["id"]: g for g in games if g["status"] == "finished" and g["metrics"]}
     by_game: dict[int, list[sqlite3.Row]] = defaultdict(list)
     first = min(finished, default=0)
@@ -208,7 +210,7 @@ def _seats(conn: sqlite3.Connection, env: Any, games: Sequence[sqlite3.Row], poo
             "WHERE g.env = ? AND s.game_id >= ? ORDER BY s.game_id, s.seat", (env.id, first)):
         if s["game_id"] in finished:
             by_game[s["game_id"]].append(s)
-    pseudonyms = None if names else Pseudonyms(conn)
+    pseudonyms = None if names else Pseudonyms(conn, study)
     left_out: Counter[str] = Counter()
     out = []
     for game_id, g in finished.items():

@@ -69,7 +69,7 @@ class Fit:
 
 
 def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "all", *,
-                   resamples: int = RESAMPLES, seed: int = 0, names: bool = False,
+                   resamples: int = RESAMPLES, seed: int = 0, names: bool = False, study: str = "",
                    alpha: float = pl.ALPHA) -> Fit:
     """The fitted table of `env`'s games in `pool`, best first, read from `conn` (read-only
     is enough); `alpha` is the prior's strength (server/reports/plackett_luce.py)."""
@@ -111,7 +111,7 @@ def fitted_ratings(conn: sqlite3.Connection, env: str, pool: str = "all", *,
     boot = pl.to_elo(pl.bootstrap(d, resamples, seed, alpha, start=theta))
     low, high = np.nanpercentile(boot, [2.5, 97.5], axis=0) if resamples else (
         pl.to_elo(theta), pl.to_elo(theta))
-    label = (lambda i, k: i) if names else Pseudonyms(conn).label
+    label = (lambda i, k: i) if names else Pseudonyms(conn, study).label
     rows = [Row(label(identity, kinds[identity]), kinds[identity], int(played[identity]),
                 float(pl.to_elo(theta[j])), float(low[j]), float(high[j]),
                 played[identity] < PROVISIONAL_BELOW)

@@ -31,7 +31,7 @@ def run_report(args: argparse.Namespace) -> int:
                 raise Refused(f"unknown task {task!r}; tasks: {', '.join(known)}")
         conn = connect(find_database(getattr(args, "db", None)))
         try:
-            label = labeller(conn, names=getattr(args, "names", False))
+            label = labeller(conn, getattr(args, "study", ""), getattr(args, "names", False))
         except PseudonymKeyMissing as e:
             conn.close()
             raise Refused(str(e)) from None

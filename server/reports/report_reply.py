@@ -20,11 +20,12 @@ GROUPS = {"people": "people", "person": "person", "model": "model", "scripted": 
 FITTED_RESAMPLES = 100  # the screen's bootstrap (`parlor ratings fit` takes 200 by default)
 
 
-def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
-          ) -> dict[str, Any]:
+def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None,
+          study: str = "") -> dict[str, Any]:
     """The `report` reply's body for `env`'s stored games: `pool` people | bots | mixed (None:
-    every game), `by` identity | kind (None: identity)."""
-    c = compare(conn, env, pool=pool or "all", by=by or "identity")
+    every game), `by` identity | kind (None: identity); people by the pseudonyms of `study`
+    (the server's, when it runs one)."""
+    c = compare(conn, env, pool=pool or "all", by=by or "identity", study=study)
     if c.group is None:
         return {"env": env, "title": c.title, "pooled": "no finished games stored",
                 "left_out": [], "sections": [], "notes": []}
@@ -49,7 +50,7 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
             sections.append({"metric": metric.key, "label": metric.label,
                              "kind": "mean" if metric.kind == "mean" else "rate",
                              "role": role, "rows": rows})
-    fitted = _fitted_section(conn, env, pool or "all")
+    fitted = _fitted_section(conn, env, pool or "all", study)
     if fitted is not None:
         sections.append(fitted)
         notes.append("Fitted rating: Bradley–Terry / Plackett–Luce over every stored game of "
@@ -62,10 +63,11 @@ def build(conn: sqlite3.Connection, env: str, pool: str | None, by: str | None
             "notes": [n if n.startswith("Fitted") else f"Paper rows: {n}" for n in notes]}
 
 
-def _fitted_section(conn: sqlite3.Connection, env: str, pool: str) -> dict[str, Any] | None:
+def _fitted_section(conn: sqlite3.Connection, env: str, pool: str, study: str
+                    ) -> dict[str, Any] | None:
     """The pool's fitted ratings as one more section (None for an env scored by accuracy)."""
     try:
-        fit = fitted_ratings(conn, env, pool, resamples=FITTED_RESAMPLES)
+        fit = fitted_ratings(conn, env, pool, resamples=FITTED_RESAMPLES, study=study)
     except NotFitted:
         return None
     rows = [{"who": r.player, "group": _group(r.player, r.kind), "games": r.games,

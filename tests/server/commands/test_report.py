@@ -11,6 +11,7 @@ from server.cli import main
 from server.commands import report
 from server.reports import comparison, tables
 from server.reports.comparison import config_hash
+from server.store.pseudonyms import Pseudonyms
 from server.store.store import Store
 from tests.server.reports.stored_games import bot, person, store_game
 
@@ -30,7 +31,18 @@ async def test_formats_and_bad_input(tmp_path, capsys):
         assert sign in capsys.readouterr().out
     conn = sqlite3.connect(db)
     stored = conn.execute("SELECT config FROM games").fetchone()[0]
+    alice = Pseudonyms(conn).label("human:alice", "human")
+    in_study = Pseudonyms(conn, "pilot").label("human:alice", "human")
     conn.close()
+    # people under the database's pseudonyms, or a study's (as its consents and exports)
+    for argv, shown, hidden in (([], alice, in_study), (["--study", "pilot"], in_study, alice)):
+        assert await asyncio.to_thread(main, ["report", "three-player-ipd", "--db", str(db),
+                                              *argv]) == 0
+        out = capsys.readouterr().out
+        assert shown in out and hidden not in out and "alice" not in out
+    assert await asyncio.to_thread(main, ["ratings", "fit", "three-player-ipd", "--db",
+                                          str(db), "--study", "pilot", "--resamples", "0"]) == 0
+    assert in_study in capsys.readouterr().out
     assert main(["report", "three-player-ipd", "--db", str(db), "--config-hash",
                  config_hash(stored)[:6]]) == 0
     capsys.readouterr()

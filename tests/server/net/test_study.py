@@ -149,3 +149,18 @@ async def test_a_server_without_a_study_says_so_and_asks_nothing(server):
                               seats=["human", "random"], seed=5, join_seat=0)
     assert reply["type"] == "table"
     await ada.close()
+
+
+async def test_a_study_servers_report_names_people_by_the_studys_pseudonyms(make_server):
+    asked = []
+
+    def build(conn, env, pool, by, **options):
+        asked.append(options)
+        return {"env": env, "title": "t", "pooled": "p", "left_out": [], "sections": [],
+                "notes": []}
+
+    server = await make_server(study=parse_study(STUDY), reports=build)
+    ada = await Client.connect(server.url, "ada")
+    assert (await ada.request("report", env="colonel-blotto"))["type"] == "report"
+    assert asked == [{"study": "pilot"}]  # as `parlor study consents` and exports name them
+    await ada.close()

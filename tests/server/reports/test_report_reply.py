@@ -41,7 +41,7 @@ def test_the_comparison_becomes_sections_of_rows_with_their_tests(monkeypatch):
 
     monkeypatch.setattr(report_reply, "fitted_ratings", not_fitted)
     reply = report_reply.build(None, "colonel-blotto", "people", None)
-    assert asked == [("colonel-blotto", {"pool": "people", "by": "identity"})]
+    assert asked == [("colonel-blotto", {"pool": "people", "by": "identity", "study": ""})]
     assert reply["title"] == "Colonel Blotto" and "14 finished games" in reply["pooled"]
     assert reply["left_out"][0] == "2 void" and len(reply["left_out"]) == 2
     win, guesses = reply["sections"]
