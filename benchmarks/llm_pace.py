@@ -11,12 +11,14 @@ where 90% were (start-up, imports, endpoint checks and the last games' tail left
 
 Rows, per repeat:
 - bare: calls/s of `--concurrency` tasks each looping `client.chat.completions.create` on one
-  shared `AsyncOpenAI` client, with a Colonel Blotto first-turn prompt; its CPU per call is the
-  SDK's own cost (with httpx's), the floor any caller pays;
+  shared `AsyncOpenAI` client, with a Colonel Blotto first-turn prompt: the targets' yardstick;
+- bare post: the same loop on Parlor's own call path (`client.post` of the prebuilt body, the
+  answer's JSON read with orjson): its CPU per call is the SDK's (with httpx's) as Parlor calls
+  it;
 - sim: `parlor sim colonel-blotto` with two `openai-compatible` seats on the endpoint,
   `--concurrency` / 2 games at once (two calls each: Blotto's moves are simultaneous), its
   decisions/s and ratio to the bare loop (target >= 0.9), and its CPU per decision beyond the
-  bare loop's per call (target < 0.5 ms);
+  bare post loop's per call (Parlor's own, target < 0.5 ms);
 - sim x2: the same with `--workers 2` (each worker with the same --concurrency), its ratio to
   the one bare loop (target >= 1.6).
 
@@ -112,30 +114,37 @@ BARE = r"""
 import asyncio, sys, time
 sys.path.insert(0, sys.argv[1])
 import openai
+import orjson
 from bots.prompts import builder_for
 from bots.llm.context import build_prompt
 from engine.registry import get
 
-url, concurrency, seconds = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+url, concurrency, seconds, post = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 env = get("colonel-blotto")
 game = env.new_game(env.config(), 0, env.default_players())
 view, legal = game.view(0), game.legal(0).to_json()
 prompt = build_prompt(builder_for(env.id), view, legal, 100_000)
 messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
+body = {"model": "%s", "messages": messages, "max_tokens": 1024}
 
 async def main():
     client = openai.AsyncOpenAI(api_key="not-needed", base_url=url, max_retries=0, timeout=60)
     stop = time.monotonic() + seconds
     async def one():
         while time.monotonic() < stop:
-            r = await client.chat.completions.create(model="%s", messages=messages,
-                                                     max_tokens=1024)
-            assert r.choices[0].message.content
+            if post == "post":  # Parlor's own call path (bots/llm/providers.py)
+                raw = await client.post("/chat/completions", body=body, cast_to=bytes,
+                                        options={"security": {"bearer_auth": True}})
+                assert orjson.loads(raw)["choices"][0]["message"]["content"]
+            else:
+                r = await client.chat.completions.create(model="%s", messages=messages,
+                                                         max_tokens=1024)
+                assert r.choices[0].message.content
     await asyncio.gather(*(one() for _ in range(concurrency)))
     await client.close()
 
 asyncio.run(main())
-""" % MODEL
+""" % (MODEL, MODEL)
 
 
 # ------------------------------------------------------------------------------- measuring
@@ -216,24 +225,27 @@ async def main(args: argparse.Namespace) -> None:
     print(f"endpoint {url}, latency {args.latency * 1000:.0f} ms, concurrency "
           f"{args.concurrency} (ideal {args.concurrency / args.latency:.0f} calls/s); "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    rows: dict[str, list[tuple[float, float]]] = {"bare": [], "sim": [], "sim x2": []}
+    rows: dict[str, list[tuple[float, float]]] = {"bare": [], "bare post": [], "sim": [],
+                                                  "sim x2": []}
     for repeat in range(args.repeats):
-        bare = await _measure("bare", [sys.executable, "-c", BARE, str(ROOT), url,
-                                       str(args.concurrency), str(args.seconds)])
+        bare, posting = [await _measure(label, [
+            sys.executable, "-c", BARE, str(ROOT), url, str(args.concurrency), str(args.seconds),
+            path]) for label, path in (("bare", "create"), ("bare post", "post"))]
         sim = await _measure("sim", _sim_argv(url, args, 1))
-        runs = [bare, sim]
+        runs = [bare, posting, sim]
         if not args.skip_workers:
             runs.append(await _measure("sim x2", _sim_argv(url, args, 2)))
         if repeat == 0 and args.show_summary:
             print(sim.output)
-        base_rate, base_cpu = bare.steady()
+        base_rate, _ = bare.steady()
+        _, post_cpu = posting.steady()
         line = [f"repeat {repeat + 1}:"]
         for run in runs:
             rate, cpu = run.steady()
             rows[run.label].append((rate, cpu))
             line.append(f"{run.label} {rate:6.1f}/s {cpu * 1000:5.2f} ms CPU/call"
-                        + (f" (x{rate / base_rate:.2f}, +{(cpu - base_cpu) * 1000:.2f} ms)"
-                           if run is not bare else ""))
+                        + (f" (x{rate / base_rate:.2f}, {(cpu - post_cpu) * 1000:+.2f} ms)"
+                           if run in runs[2:] else ""))
         print("  ".join(line), flush=True)
     server.close()
     print(f"\nover {args.repeats} repeats (min–max; load average now "
@@ -245,12 +257,12 @@ async def main(args: argparse.Namespace) -> None:
         cpus = [c * 1000 for _, c in got]
         print(f"  {label:7} {min(rates):6.1f}–{max(rates):6.1f} calls/s (median "
               f"{statistics.median(rates):.1f}), {min(cpus):.2f}–{max(cpus):.2f} ms CPU/call")
-    bare = rows["bare"]
+    bare, posting = rows["bare"], rows["bare post"]
     for label, target in (("sim", 0.9), ("sim x2", 1.6)):
         if not rows[label]:
             continue
         ratios = [s[0] / b[0] for s, b in zip(rows[label], bare, strict=True)]
-        extra = [(s[1] - b[1]) * 1000 for s, b in zip(rows[label], bare, strict=True)]
+        extra = [(s[1] - b[1]) * 1000 for s, b in zip(rows[label], posting, strict=True)]
         print(f"  {label} / bare: x{min(ratios):.2f}–x{max(ratios):.2f} (target >= {target}: "
               f"{'met' if statistics.median(ratios) >= target else 'NOT met'} at the median); "
               f"Parlor's CPU beyond the SDK's: {min(extra):+.2f} to {max(extra):+.2f} ms per "
