@@ -119,13 +119,14 @@ from bots.prompts import builder_for
 from bots.llm.context import build_prompt
 from engine.registry import get
 
-url, concurrency, seconds, post = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+url, concurrency, seconds, post, model = (sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
+                                         sys.argv[5], sys.argv[6])
 env = get("colonel-blotto")
 game = env.new_game(env.config(), 0, env.default_players())
 view, legal = game.view(0), game.legal(0).to_json()
 prompt = build_prompt(builder_for(env.id), view, legal, 100_000)
 messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
-body = {"model": "%s", "messages": messages, "max_tokens": 1024}
+body = {"model": model, "messages": messages, "max_tokens": 1024}
 
 async def main():
     client = openai.AsyncOpenAI(api_key="not-needed", base_url=url, max_retries=0, timeout=60)
@@ -137,14 +138,14 @@ async def main():
                                         options={"security": {"bearer_auth": True}})
                 assert orjson.loads(raw)["choices"][0]["message"]["content"]
             else:
-                r = await client.chat.completions.create(model="%s", messages=messages,
+                r = await client.chat.completions.create(model=model, messages=messages,
                                                          max_tokens=1024)
                 assert r.choices[0].message.content
     await asyncio.gather(*(one() for _ in range(concurrency)))
     await client.close()
 
 asyncio.run(main())
-""" % (MODEL, MODEL)
+"""
 
 
 # ------------------------------------------------------------------------------- measuring
@@ -230,7 +231,7 @@ async def main(args: argparse.Namespace) -> None:
     for repeat in range(args.repeats):
         bare, posting = [await _measure(label, [
             sys.executable, "-c", BARE, str(ROOT), url, str(args.concurrency), str(args.seconds),
-            path]) for label, path in (("bare", "create"), ("bare post", "post"))]
+            path, MODEL]) for label, path in (("bare", "create"), ("bare post", "post"))]
         sim = await _measure("sim", _sim_argv(url, args, 1))
         runs = [bare, posting, sim]
         if not args.skip_workers:
