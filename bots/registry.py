@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from bots.base import Bot
 from bots.random_bot import RandomBot
+
+if TYPE_CHECKING:
+    from bots.llm.clients import ClientPool
 
 
 class BotSpecError(ValueError):
@@ -69,10 +73,11 @@ def check_spec(spec: str, env_id: str) -> None:
 
 
 def make_bot(spec: str, env_id: str, seed: int = 0, *,
-             keys: Mapping[str, str] | None = None) -> Bot:
+             keys: Mapping[str, str] | None = None, clients: ClientPool | None = None) -> Bot:
     """Build the bot a spec names for a seat in `env_id`; BotSpecError lists valid specs.
     `keys`: openai-compatible base URLs bound to the environment variables holding their keys
-    (the host's choice); a server not bound there gets no key (bots/llm/spec.py)."""
+    (the host's choice); a server not bound there gets no key (bots/llm/spec.py). `clients`:
+    the SDK clients an LLM bot shares with its owner's other seats (bots/llm/clients.py)."""
     _load_scripted(env_id)
     if spec == "random":
         return RandomBot(seed)
@@ -82,7 +87,7 @@ def make_bot(spec: str, env_id: str, seed: int = 0, *,
         from bots.llm import make_llm_bot
 
         try:
-            return make_llm_bot(spec, env_id, seed, keys=keys)
+            return make_llm_bot(spec, env_id, seed, keys=keys, clients=clients)
         except ValueError as e:  # malformed spec or settings, missing API key
             raise BotSpecError(str(e)) from e
     check_spec(spec, env_id)

@@ -19,6 +19,7 @@ from bots.llm.spec import (
 
 if TYPE_CHECKING:
     from bots.llm.bot import LLMBot
+    from bots.llm.clients import ClientPool
 
 SPEC_FORMS = {
     "openai:<model>": "an OpenAI model (key from OPENAI_API_KEY)",
@@ -30,13 +31,15 @@ SPEC_FORMS = {
 
 def make_llm_bot(spec: str, env_id: str, seed: int = 0,
                  environ: Mapping[str, str] | None = None,
-                 keys: KeyBindings | None = None) -> LLMBot:
+                 keys: KeyBindings | None = None, clients: ClientPool | None = None) -> LLMBot:
     """Raises ValueError (SpecError, SettingsError, MissingKeyError) naming what is wrong.
     `keys` binds openai-compatible base URLs to the variables holding their keys; any other
-    openai-compatible server gets no key (bots/llm/spec.py)."""
+    openai-compatible server gets no key (bots/llm/spec.py). `clients`: the SDK clients the
+    bot shares with the other seats of their owner (bots/llm/clients.py)."""
     from bots.llm.bot import LLMBot
 
-    return LLMBot(parse_spec(spec, environ), env_id, seed, environ=environ, keys=keys)
+    return LLMBot(parse_spec(spec, environ), env_id, seed, environ=environ, keys=keys,
+                  clients=clients)
 
 
 __all__ = ["KeyBindings", "LLMSettings", "LLMSpec", "PROVIDERS", "SPEC_FORMS", "SettingsError",

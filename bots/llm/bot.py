@@ -18,6 +18,7 @@ from typing import Any
 
 from bots.base import Bot, BotError, Decision
 from bots.llm.client import ModelClient
+from bots.llm.clients import ClientPool
 from bots.llm.context import build_prompt
 from bots.llm.providers import Provider, make_provider
 from bots.llm.retry import Sleep
@@ -45,9 +46,11 @@ def prompt_hash(builder: type[PromptBuilder]) -> str:
 class LLMBot(Bot):
     def __init__(self, spec: LLMSpec, env_id: str, seed: int = 0, *,
                  environ: Mapping[str, str] | None = None, sleep: Sleep = asyncio.sleep,
-                 provider: Provider | None = None, keys: KeyBindings | None = None) -> None:
+                 provider: Provider | None = None, keys: KeyBindings | None = None,
+                 clients: ClientPool | None = None) -> None:
         """`keys`: openai-compatible base URLs bound to the variables holding their keys (see
-        bots/llm/spec.py); a server not bound there gets no key."""
+        bots/llm/spec.py); a server not bound there gets no key. `clients`: the SDK clients
+        shared with the other seats of the same owner (else the bot makes its own)."""
         key = spec.api_key(environ, keys)
         if key is None:
             raise MissingKeyError(f"{spec.identity} needs an API key: set {spec.key_var} in the "
@@ -58,7 +61,7 @@ class LLMBot(Bot):
         self.env_id = env_id
         self.builder = builder_for(env_id)
         self.builder.configure(spec.settings, seed)
-        self.model = ModelClient(spec, provider or make_provider(spec, key), seed,
+        self.model = ModelClient(spec, provider or make_provider(spec, key, clients), seed,
                                  environ=environ, sleep=sleep)
         self.price = self.model.price
 

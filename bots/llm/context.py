@@ -64,8 +64,9 @@ def build_prompt(builder: PromptBuilder, view: Mapping[str, Any], legal: Mapping
     def fits(keep: int) -> bool:
         return estimate_tokens(_compose(builder, view, keep, total, instruction)) <= room
 
-    if fits(total):
-        return Prompt(system, _compose(builder, view, total, total, instruction), total, 0)
+    whole = _compose(builder, view, total, total, instruction)
+    if estimate_tokens(whole) <= room:  # the usual case: one rendering per decision
+        return Prompt(system, whole, total, 0)
     # The size grows with `keep`: binary-search the most recent entries that still fit.
     lo, hi = 0, total
     while lo < hi:

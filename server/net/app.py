@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed, ConnectionClosedError
 from websockets.protocol import State
 
 from bots.base import BotError
+from bots.llm.clients import ClientPool
 from bots.registry import BotSpecError, available, make_bot
 from engine.core import (
     ConfigError,
@@ -227,6 +228,7 @@ class Server:
         self._report_lock = asyncio.Lock()
         self._report_cache: dict[tuple[Any, ...], tuple[int, float, dict[str, Any]]] = {}
         self.bot_policy = bot_policy or BotPolicy()
+        self.llm_clients = ClientPool()  # shared by every LLM seat here; closed by stop()
         self.seat_limits = SeatLimits(self.bot_policy.max_llm_seats,
                                       self.bot_policy.max_llm_seats_per_hour)
         self.instance = instance
@@ -305,6 +307,7 @@ class Server:
                 sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
+        await self.llm_clients.aclose()
         if self._server is not None:
             self._server.close()
             try:  # a half-closed client would hold this until the next keepalive ping
@@ -769,7 +772,8 @@ class Server:
                     # A chosen seed repeats its bots' play too; a secret one gives them seeds
                     # through a one-way hash, so their moves tell nothing of the table's seed.
                     bot_seed = seed * 1000 + i if chosen else derive_seed(seed, f"bot {i}")
-                    bot = make_bot(spec, env.id, bot_seed, keys=self.bot_policy.keys_for(spec))
+                    bot = make_bot(spec, env.id, bot_seed, keys=self.bot_policy.keys_for(spec),
+                                   clients=self.llm_clients)
                 except (BotSpecError, BotError, ValueError) as e:
                     raise p.ProtocolError(p.BAD_SEAT, f"seat {i}: {e}", ref) from None
             seats.append(Seat(i, env.seat_name(i), spec, bot=bot))

@@ -19,6 +19,7 @@ from engine.core import Env
 from engine.outcome import outcome_counts
 from engine.registry import get
 from server.net.app import Server
+from server.net.serve import tune_gc
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.table import Table
@@ -216,6 +217,9 @@ class Games:
         server = Server(db, durability="game", instance=instance,
                         bot_policy=BotPolicy.command_line())  # the user's own --seat specs
         server.store = await Store.open(db, instance)
+        # As `parlor serve`: with CPython's defaults the collector took 0.55 ms of CPU per LLM
+        # decision against a fast endpoint, 0.26 ms so (benchmarks/llm_pace.py).
+        tune_gc()
         return cls(server, args, overrides, summary,
                    range(args.games) if numbers is None else numbers)
 
