@@ -11,7 +11,7 @@ import math
 import sqlite3
 from typing import Any
 
-from server.reports.comparison import compare
+from server.reports.comparison import bot_kind, compare
 from server.reports.fitted_ratings import PROVISIONAL_BELOW, NotFitted, fitted_ratings
 
 # What each of the comparison's row kinds is called in the reply.
@@ -83,9 +83,7 @@ def _games(n: int, what: str = "") -> str:
 
 
 def _group(player: str, kind: str) -> str:
-    if kind == "human":
-        return "person"
-    return "bot" if player == "random" or player.startswith("scripted:") else "model"
+    return "person" if kind == "human" else GROUPS[bot_kind(player)]
 
 
 def _test(test: Any) -> dict[str, Any] | None:
