@@ -80,11 +80,10 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
         return ENV_ID, match.seed, tuple(known[ENV_ID, spec] for spec in match.specs)
 
     async def collect(store: Store, ids: Mapping[Match, int]) -> dict[str, Any]:
-        stored = [(m, i) for m in matches if (i := ids.get(m)) is not None]
-
         def rows(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
-            games = stored_metrics(conn, (i for _, i in stored))
-            for (match, _), metrics in zip(stored, games, strict=True):
+            # `ids` is in the schedule's order: the bootstrap's experiments come in that order
+            games = stored_metrics(conn, ids.values())
+            for match, metrics in zip(ids, games, strict=True):
                 if "game" in metrics:
                     yield grid_row(matches[match], metrics)
 

@@ -6,6 +6,7 @@ and rows switched by keys."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,18 +43,25 @@ def canned_report(conn: Any, env: str, pool: str | None, by: str | None) -> dict
             "notes": ["Paper rows: a canned table"]}
 
 
-@pytest.fixture
-async def reporting(server_db: Path) -> AsyncIterator[Any]:
-    """The embedded server, computing reports with `canned_report`."""
+@contextlib.asynccontextmanager
+async def embedded_with(server_db: Path, reports: Any) -> AsyncIterator[Any]:
+    """The embedded server, computing reports with `reports`."""
     from server.net.embedded import start_embedded
 
     server_db.parent.mkdir(parents=True, exist_ok=True)
     server = await asyncio.to_thread(start_embedded, str(server_db), client_seeds=True,
-                                     reports=canned_report)
+                                     reports=reports)
     try:
         yield server
     finally:
         await asyncio.to_thread(server.stop)
+
+
+@pytest.fixture
+async def reporting(server_db: Path) -> AsyncIterator[Any]:
+    """The embedded server, computing reports with `canned_report`."""
+    async with embedded_with(server_db, canned_report) as server:
+        yield server
 
 
 async def page_to(pilot: Pilot, *needles: str) -> str:
@@ -169,16 +177,10 @@ async def test_a_server_without_reports_says_why_on_the_report_screen(embedded):
 @pytest.fixture
 async def real_reports(server_db: Path) -> AsyncIterator[Any]:
     """The embedded server as `parlor` starts it: reports from the stored games."""
-    from server.net.embedded import start_embedded
     from server.reports.report_reply import build
 
-    server_db.parent.mkdir(parents=True, exist_ok=True)
-    server = await asyncio.to_thread(start_embedded, str(server_db), client_seeds=True,
-                                     reports=build)
-    try:
+    async with embedded_with(server_db, build) as server:
         yield server
-    finally:
-        await asyncio.to_thread(server.stop)
 
 
 async def test_after_a_game_the_report_puts_the_person_beside_the_bot(real_reports):
