@@ -732,7 +732,8 @@ class Server:
     def create_table(self, env_id: str, preset: str | None, overrides: Mapping[str, Any],
                      specs: list[Any], seed: int | None, on_bot_failure: str | None = None,
                      ref: Any = None, *, players: int | None = None,
-                     on_timeout: str | None = None, player: Player | None = None) -> Table:
+                     on_timeout: str | None = None, player: Player | None = None,
+                     campaign: tuple[str, int] | None = None) -> Table:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
         A spec may name a role or side ("impostor=SPEC"): see server/tables/seating.py. Bots must be
         allowed by the host's policy; `player` (the creator) is held to its LLM seat limits. A
@@ -785,6 +786,7 @@ class Server:
                                                                   "on_timeout": on_timeout or
                                                                   self.options.get("on_timeout")})))
         table.holding = self._outbox.holding
+        table.campaign = campaign
         self.tables[table_id] = table
         if player is not None:
             self.seat_limits.record(player.identity, table_id, llm_seats(specs))

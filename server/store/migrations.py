@@ -194,4 +194,12 @@ MIGRATIONS: list[str] = [
         answered_at REAL NOT NULL);
     CREATE INDEX consents_person ON consents(identity, study, id);
     """,
+    # Issue 27: a campaign's game (server/runs/campaign/): the campaign's id (a hash of its
+    # manifest's games) and the game's number there, so a rerun skips what is finished and a
+    # merge knows one game played twice.
+    """
+    ALTER TABLE games ADD COLUMN campaign TEXT;
+    ALTER TABLE games ADD COLUMN campaign_game INTEGER;
+    CREATE INDEX games_campaign ON games(campaign, campaign_game) WHERE campaign IS NOT NULL;
+    """,
 ]

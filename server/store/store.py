@@ -467,15 +467,17 @@ class Store:
 
     async def create_game(self, *, table_id: str, env: str, rules_version: str,
                           preset: str | None, config: Mapping[str, Any], seed: int,
-                          seats: Sequence[Mapping[str, Any]]) -> int:
-        """seats: dicts with identity, name, kind, settings."""
+                          seats: Sequence[Mapping[str, Any]],
+                          campaign: tuple[str, int] | None = None) -> int:
+        """seats: dicts with identity, name, kind, settings; `campaign`: (campaign id, the
+        game's number in its manifest), for a campaign's game."""
         def work(c: sqlite3.Connection) -> int:
             now = time.time()
             game_id = c.execute(
                 "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started, "
-                "instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "instance, campaign, campaign_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, env, rules_version, preset, _dump(config), str(seed), now,
-                 self.instance or None)).lastrowid
+                 self.instance or None, *(campaign or (None, None)))).lastrowid
             c.executemany("INSERT INTO seats (game_id, seat, player_id, identity, kind, settings) "
                           "VALUES (?, ?, ?, ?, ?, ?)",
                           [(game_id, i, self._player_id(c, s, now), s["identity"], s["kind"],

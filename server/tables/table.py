@@ -194,6 +194,7 @@ class Table:
         self._opening: asyncio.Future[None] | None = None  # storing the game's start
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
         self._archive: GameArchive | None = None  # the game's stored log, once it has a row
+        self.campaign: tuple[str, int] | None = None  # (campaign id, game number), if one's
 
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -267,7 +268,8 @@ class Table:
             preset=self.preset, config=self.config.to_json(), seed=self.seed,
             seats=[{"identity": s.identity, "kind": s.kind,
                     "name": s.player.name if s.player else s.identity,
-                    "settings": s.bot.settings() if s.bot else {}} for s in self.seats])
+                    "settings": s.bot.settings() if s.bot else {}} for s in self.seats],
+            campaign=self.campaign)
         await self._store(Rows(events=event_rows(self.game_id, self.game.events)))
         if self._unwritten is None:
             self._archive = self.store.archive(self.game_id)
