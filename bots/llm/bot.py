@@ -101,6 +101,10 @@ class LLMBot(Bot):
         action = builder.extract(reply, view, legal)
         verdict = builder.check(action, view, legal)
         reasks = 0
+        pool = getattr(self.model.provider, "pool", None)
+        meter = pool.meter if pool is not None else None
+        if verdict is not None and meter is not None:
+            meter.unparseable()
         if verdict is not None and settings.reask:
             reasks = 1
             note = builder.reask(verdict, legal)
@@ -111,6 +115,8 @@ class LLMBot(Bot):
             reply = await self.model.call(prompt.system, messages, params, tally)
             action = builder.extract(reply, view, legal)
             verdict = builder.check(action, view, legal)
+            if verdict is not None and meter is not None:
+                meter.unparseable()
         tally.transcript.append({"action": action, "accepted_by_parser": verdict is None,
                                  "error": verdict.message if verdict else None})
         builder.remember(view, legal, reply, action, memory)

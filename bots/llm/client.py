@@ -6,6 +6,7 @@ LLM bot and the LLM judge both call models through it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from bots.base import BotError, Decision
 from bots.llm.limits import limits_for
 from bots.llm.prices import Price, find_price, load_prices
-from bots.llm.providers import Completion, Provider
+from bots.llm.providers import Completion, Provider, ProviderError
 from bots.llm.retry import CallRecord, Sleep, call_with_retries
 from bots.llm.spec import LLMSpec
 
@@ -38,12 +39,21 @@ class ModelClient:
         BotError (with the transcript so far) once the retries are spent."""
         settings = self.spec.settings
         limits = limits_for(self.identity, settings.concurrency, settings.rpm)
+        pool = getattr(self.provider, "pool", None)  # the owner's endpoint limits and meter
+        endpoint = pool.limits(self.spec.provider, self.spec.base_url) if pool else None
         record = CallRecord()
 
         async def attempt() -> Completion:
-            async with limits.slot() as waited:
-                record.waited += waited
-                return await self.provider.complete(system, list(messages), params)
+            async with contextlib.AsyncExitStack() as held:
+                if endpoint is not None:
+                    record.waited += await held.enter_async_context(endpoint.slot())
+                record.waited += await held.enter_async_context(limits.slot())
+                try:
+                    return await self.provider.complete(system, list(messages), params)
+                except ProviderError as e:
+                    if pool is not None:
+                        pool.meter.failed({"status": e.status, "error": str(e)})
+                    raise
 
         try:
             completion = await call_with_retries(attempt, settings, self.rng, record,
@@ -55,6 +65,8 @@ class ModelClient:
             raise
         cost = self.price.cost(completion.prompt_tokens, completion.completion_tokens,
                                completion.cached_tokens) if self.price else 0.0
+        if pool is not None:
+            pool.meter.completed(cost, completion.finish_reason)
         tally.prompt_tokens += completion.prompt_tokens
         tally.completion_tokens += completion.completion_tokens
         tally.cached_tokens += completion.cached_tokens
