@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from server.commands import (
     admin,
     bots,
+    campaign,
     envs,
     export,
     forget,
@@ -30,6 +31,7 @@ from server.store.location import DB_HELP
 
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
+          "campaign": campaign,
           "envs": envs, "export": export, "report": report, "ratings": ratings,
           "maze": maze, "bots": bots, "study": study, "forget": forget}
 
@@ -48,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a campaign's manifest keeps
     try:
         if args.command is None:
             return play.run_local(args)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from server.runs.campaign.options import BACKENDS
+
 
 def add_parser(sub: Any) -> None:
     league = sub.add_parser("league", help="bot leagues with a report of ratings")
@@ -87,6 +89,10 @@ def _league_options(league: argparse.ArgumentParser) -> None:
     league.add_argument("--json", default=None, metavar="FILE",
                         help="also write the report here")
     league.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    league.add_argument("--plan", default=None, metavar="FILE",
+                        help="write the league's games to this campaign manifest and stop; "
+                             "`parlor campaign run FILE` plays them (on Ray, say) and reports")
+    add_campaign_options(league)
 
 
 def _add_amongagents_parser(leagues: argparse._SubParsersAction) -> None:
@@ -170,3 +176,38 @@ def _add_mgref_parser(leagues: argparse._SubParsersAction) -> None:
                        help="multiply every design's replicates (default 1: 30/36/36/96 games "
                             "with the paper's 3/3/3/4 references)")
     _league_options(mgref)
+
+
+def add_campaign_options(parser: argparse.ArgumentParser) -> None:
+    """What every command that plays a campaign takes (`campaign run`, each league)."""
+    parser.add_argument("--budget", type=float, default=None, metavar="USD",
+                        help="start no new game once the LLM calls cost this much (by the "
+                             "price table; the games in flight finish)")
+    parser.add_argument("--limit", type=_limit, action="append", default=None,
+                        metavar="PROVIDER=CALLS[/RPM]",
+                        help="at most CALLS calls in flight (and RPM requests a minute) to each "
+                             "endpoint of the provider, over every seat and model (repeat), "
+                             "e.g. openai=64/500 anthropic=16 openai-compatible=32")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="where the games are played: this machine (default) or a Ray "
+                             "cluster (docs/scaling.md)")
+    parser.add_argument("--address", default=None, metavar="ADDR",
+                        help="with --backend ray: the cluster's address (default: a Ray "
+                             "started on this machine for the run)")
+
+
+def _limit(text: str) -> tuple[str, tuple[int, int]]:
+    from bots.llm.spec import PROVIDERS
+
+    provider, sep, value = text.partition("=")
+    calls, _, rpm = value.partition("/")
+    if not sep or provider not in PROVIDERS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: write PROVIDER=CALLS[/RPM], PROVIDER one of {', '.join(PROVIDERS)}")
+    try:
+        limits = (int(calls), int(rpm or 0))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: CALLS and RPM are whole numbers") from None
+    if limits[0] < 1 or limits[1] < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: CALLS must be at least 1, RPM at least 0")
+    return provider, limits

@@ -30,6 +30,9 @@ def add_parser(sub: Any) -> None:
                           "on it)")
     sim.add_argument("--quiet", action="store_true",
                      help="no progress line on stderr")
+    sim.add_argument("--plan", default=None, metavar="FILE",
+                     help="write these games to a campaign manifest and stop; `parlor "
+                          "campaign run FILE` plays them (resumable, with a budget, on Ray)")
     sim.add_argument("--on-bot-failure", default="void", choices=("void", "default", "wait"),
                      help="when a bot's provider fails: void the game (default), make the "
                           "env's default move for it and go on, or wait and retry")

@@ -733,7 +733,7 @@ class Server:
                      specs: list[Any], seed: int | None, on_bot_failure: str | None = None,
                      ref: Any = None, *, players: int | None = None,
                      on_timeout: str | None = None, player: Player | None = None,
-                     campaign: tuple[str, int] | None = None) -> Table:
+                     campaign: tuple[str, str] | None = None) -> Table:
         """Build a table from a request (also used by `parlor sim`); ProtocolError if invalid.
         A spec may name a role or side ("impostor=SPEC"): see server/tables/seating.py. Bots must be
         allowed by the host's policy; `player` (the creator) is held to its LLM seat limits. A

@@ -34,9 +34,9 @@ from engine.core import Config, ConfigError, Env
 from engine.registry import get
 from server.reports.amongagents import Answer, Judging, Report, Speech
 from server.reports.league import StoredGame
+from server.runs.campaign.manifest import Match
 from server.runs.league_runner import (
     LeagueError,
-    Match,
     check_models,
     check_run_options,
     config_overrides,
@@ -107,17 +107,11 @@ def _plan(args: argparse.Namespace) -> Plan:
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     policy = BotPolicy.command_line()
     specs = sorted({spec for e in plan.schedule for spec in (e.crew, e.impostor)})
-    known = await identities([(ENV_ID, spec) for spec in specs], policy)
+    await identities([(ENV_ID, spec) for spec in specs], policy)  # each spec can play
     matches = {Match(ENV_ID, PRESET, tuple(e.specs), e.seed, plan.overrides): e
                for e in plan.schedule}
-
-    def key(match: Match) -> tuple[str, int, tuple[str, ...]]:
-        episode = matches[match]
-        seats = resolve_seats(plan.env, plan.config, episode.seed, episode.specs)
-        return ENV_ID, episode.seed, tuple(known[ENV_ID, spec] for spec in seats)
-
     read = _Read(matches)
-    _, played = await play_league(args, plan.tag, list(matches), key, policy, rated=False,
+    _, played = await play_league(args, plan.tag, list(matches), policy, rated=False,
                                   read=read)
     judging = Judging(plan.judge)
     try:

@@ -6,15 +6,14 @@ shared league runner (server/runs/league_runner.py: stored under the league's ta
 ratings and win rates are read back from the stored games (server/reports/crew_elo.py).
 
 A stored game is a league episode when it carries the league's tag (the store's `instance`
-column: the env, its rules version and the whole config, hashed), the episode's seed and, seat by
-seat, the identities of the bots the episode seats.
+column: the env, its rules version and the whole config, hashed) and the episode's key (its
+seed and the bot specs it seats, hashed: server/runs/campaign/manifest.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +21,9 @@ from engine.core import Config, ConfigError, Env
 from engine.registry import get
 from engine.socialgrid.league import CREW, Episode, schedule
 from server.reports.crew_elo import Outcome, Report, crew_votes
+from server.runs.campaign.manifest import Match
 from server.runs.league_runner import (
     LeagueError,
-    Match,
     check_models,
     check_run_options,
     config_overrides,
@@ -78,16 +77,10 @@ def _plan(args: argparse.Namespace) -> Plan:
 
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     policy = BotPolicy.command_line()  # the user's own specs, as `parlor sim`
-    known = await identities([(ENV_ID, spec) for spec in plan.models], policy)
-    by_spec = {spec: known[ENV_ID, spec] for spec in plan.models}
+    await identities([(ENV_ID, spec) for spec in plan.models], policy)  # each spec can play
     matches = {Match(ENV_ID, plan.preset, tuple(e.specs), e.seed, plan.overrides): e
                for e in plan.schedule}
-
-    def key(match: Match) -> tuple[str, int, tuple[str, ...]]:
-        episode = matches[match]
-        return ENV_ID, episode.seed, seat_identities(plan.env, plan.config, episode, by_spec)
-
-    found, played = await play_league(args, plan.tag, list(matches), key, policy)
+    found, played = await play_league(args, plan.tag, list(matches), policy)
     outcomes = []
     for match, episode in matches.items():
         game = found.get(match)
@@ -100,13 +93,6 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     changed = ", ".join(f"{k}={v}" for k, v in plan.overrides.items())
     title = f"SocialGrid Crew Elo league, {plan.preset}" + (f" ({changed})" if changed else "")
     return Report(title, plan.models, outcomes, played, time.monotonic() - started)
-
-
-def seat_identities(env: Env, config: Config, episode: Episode,
-                    identities: Mapping[str, str]) -> tuple[str, ...]:
-    """The identity at each seat of the episode's table (the roles are dealt from its seed)."""
-    return tuple(identities[spec] for spec in resolve_seats(env, config, episode.seed,
-                                                            episode.specs))
 
 
 def crew_seats(env: Env, config: Config, episode: Episode) -> list[int]:

@@ -291,17 +291,23 @@ def _fmt(value: Any) -> str:
 
 
 class Matches:
-    """The games to play, up to `concurrency` at once, each on its own table (as `sim.Games`,
-    with each game's own seats and seed); the store keeps the outcomes."""
+    """A campaign's games to play (server/runs/campaign/), up to `concurrency` at once, each on
+    its own table with its own seats and seed, stored under its key; none starts once
+    `budget_reached()` says so."""
 
-    def __init__(self, server: Server, pending: Sequence[Any], on_bot_failure: str) -> None:
+    def __init__(self, server: Server, campaign: str, pending: Sequence[tuple[str, Any]],
+                 on_bot_failure: str, *,
+                 budget_reached: Callable[[], bool] = lambda: False) -> None:
         self.server = server
+        self.campaign = campaign
         self.on_bot_failure = on_bot_failure
-        self._next = iter(pending)  # shared by the tasks: each takes the next game
+        self.budget_reached = budget_reached
+        self._next = iter(pending)  # shared by the tasks: each takes the next (key, Match)
         self.total = len(pending)
         self.playing: set[Table] = set()
         self.done = 0
         self.actions = 0  # of the games done
+        self.budget_stopped = False
 
     async def play(self, concurrency: int) -> None:
         await run_workers(self._worker, min(concurrency, self.total))
@@ -311,10 +317,14 @@ class Matches:
         return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
 
     async def _worker(self) -> None:
-        for match in self._next:
+        for key, match in self._next:
+            if self.budget_reached():
+                self.budget_stopped = True
+                return
             table = self.server.create_table(match.env_id, match.preset, match.overrides,
                                              list(match.specs), match.seed,
-                                             self.on_bot_failure)
+                                             self.on_bot_failure, players=match.players,
+                                             campaign=(self.campaign, key))
             self.playing.add(table)
             try:
                 await table.start()

@@ -19,9 +19,9 @@ from engine.impostor.grid import GridGame, build_grid, grid_games, grid_row
 from engine.impostor.statistics import report as statistics
 from engine.registry import get
 from server.reports.impostor import Report
+from server.runs.campaign.manifest import Match
 from server.runs.league_runner import (
     LeagueError,
-    Match,
     check_models,
     check_run_options,
     identities,
@@ -71,13 +71,10 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     known = await identities([(ENV_ID, spec) for spec in plan.models], policy)
     same = [s for s in plan.models if [known[ENV_ID, m] for m in plan.models].count(
         known[ENV_ID, s]) > 1]
-    if same:  # a stored game is found by its seats' identities: they must tell models apart
+    if same:  # the statistics group seats by identity: it must tell the models apart
         raise LeagueError(f"{', '.join(same)} are one model to the store (the same identity, "
                           f"settings apart): list it once")
     matches = {Match(ENV_ID, None, g.seat_models, g.seed, g.overrides()): g for g in plan.games}
-
-    def key(match: Match) -> tuple[str, int, tuple[str, ...]]:
-        return ENV_ID, match.seed, tuple(known[ENV_ID, spec] for spec in match.specs)
 
     async def collect(store: Store, ids: Mapping[Match, int]) -> dict[str, Any]:
         def rows(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
@@ -90,7 +87,7 @@ async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
         return await store.read_with(lambda conn: statistics(
             rows(conn), resamples=args.resamples, seed=args.seed))
 
-    figures, played = await play_scheduled(args, plan.tag, list(matches), key, policy,
+    figures, played = await play_scheduled(args, plan.tag, list(matches), policy,
                                            rated=False, collect=collect)
     return Report(models=plan.models, experiments=plan.experiments, scheduled=len(plan.games),
                   figures=figures, played=played, wall=time.monotonic() - started)

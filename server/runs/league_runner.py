@@ -1,12 +1,10 @@
-"""What every bot league shares: its scheduled games played through the same table driver and
-store as `parlor sim` (server.net.app.Server, Table, durability "game"; SQLite's scratch database
-without --db), and found again in the store, so that a stopped league resumes.
-
-A league stores its games under its tag (the store's `instance`). A scheduled game is found by
-its env, seed and, seat by seat, the identities of its bots; a run with the same --db plays only
-the games that have no finished game there yet. Games a killed run left "running" are voided
-first (the server's own recovery, for this tag only); void games are played again. One league
-per database at a time: two runs of one league on one file would void each other's games.
+"""What every bot league shares: its scheduled games are a campaign (server/runs/campaign/),
+played by the campaign runner through the same table driver and store as `parlor sim`
+(server.net.app.Server, Table, durability "game"; SQLite's scratch database without --db), and
+read back from the store, so that a stopped league resumes: a run with the same --db plays only
+the games that have no finished game there yet (found by their keys). `--plan FILE` writes the
+league's manifest instead, for `parlor campaign run` (on Ray, say), whose last step is the
+league's report.
 """
 
 from __future__ import annotations
@@ -21,26 +19,22 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from bots.base import BotError
 from bots.registry import BotSpecError, make_bot
 from engine.core import Config, Env, Result
-from server.net.app import Server
 from server.reports.league import StoredGame
-from server.runs.games import SCRATCH_DB, Matches
-from server.runs.league_workers import play_in_workers
-from server.runs.progress import Progress
+from server.runs.campaign.manifest import Manifest, ManifestError, Match
+from server.runs.campaign.options import RunOptions
+from server.runs.campaign.runner import RunError, open_server, play, stored_games
+from server.runs.games import SCRATCH_DB
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.seating import split_spec
-from server.wire import protocol as p
 
-GameKey = tuple[str, int, tuple[str, ...]]  # (env id, seed, identity at each seat)
 P = TypeVar("P")
 R = TypeVar("R")
 
@@ -62,17 +56,6 @@ class LeagueError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
-    """One scheduled game: a table of bots, one spec per seat (or ROLE=SPEC), and its seed."""
-
-    env_id: str
-    preset: str | None
-    specs: tuple[str, ...]
-    seed: int
-    overrides: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
-
-
 def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse.Namespace], P],
                 run: Callable[[argparse.Namespace, P, float], Awaitable[LeagueReport]]) -> int:
     """A league command from checked arguments to its printed report: the exit status, 0, or 2
@@ -84,6 +67,9 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
     except LeagueError as e:
         print(f"{command}: error: {e}", file=sys.stderr)
         return e.status
+    except Planned as e:
+        print(e)
+        return 0
     print(report.render())
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
@@ -112,6 +98,8 @@ def check_run_options(args: argparse.Namespace) -> None:
         raise LeagueError(f"--concurrency must be at least 1, got {args.concurrency}")
     if getattr(args, "workers", 1) < 1:
         raise LeagueError(f"--workers must be at least 1, got {args.workers}")
+    if getattr(args, "budget", None) is not None and not args.budget > 0:
+        raise LeagueError(f"--budget must be more than 0 USD, got {args.budget}")
     check_json_path(args.json)
 
 
@@ -164,7 +152,7 @@ async def identities(specs: Sequence[tuple[str, str]], policy: BotPolicy
 
 
 async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Match],
-                      key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool = True,
+                      policy: BotPolicy, *, rated: bool = True,
                       read: Callable[[Store, Mapping[Match, StoredGame]], Awaitable[Any]]
                       | None = None) -> tuple[dict[Match, StoredGame], int]:
     """Play the scheduled games not yet stored under `tag` in `args.db` (with
@@ -179,103 +167,91 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
             await read(store, found)
         return found
 
-    return await play_scheduled(args, tag, matches, key, policy, rated=rated, collect=collect)
+    return await play_scheduled(args, tag, matches, policy, rated=rated, collect=collect)
+
+
+class Planned(Exception):
+    """The league's manifest was written (`--plan`): nothing is played or reported."""
 
 
 async def play_scheduled(args: argparse.Namespace, tag: str, matches: Sequence[Match],
-                         key: Callable[[Match], GameKey], policy: BotPolicy, *, rated: bool,
+                         policy: BotPolicy, *, rated: bool,
                          collect: Callable[[Store, Mapping[Match, int]], Awaitable[R]]
                          ) -> tuple[R, int]:
     """`play_league` for a league that reads its stored games itself: `collect(store, ids)`
-    gets each scheduled game's stored id (finished games only) before the store closes, and
-    what it returns is returned (a grid of 90,000 games streams their metrics from there)."""
-    workers = getattr(args, "workers", 1)
+    gets each scheduled game's stored id (finished games only), in the schedule's order,
+    before the store closes, and what it returns is returned (a grid of 90,000 games streams
+    their metrics from there)."""
+    try:
+        manifest = Manifest(tag, rated, tuple(matches), _title(args),
+                            _replayable(getattr(args, "argv", None)))
+    except ManifestError as e:
+        raise LeagueError(str(e)) from None
+    if getattr(args, "plan", None):
+        try:
+            manifest.write(args.plan)
+        except ManifestError as e:
+            raise LeagueError(str(e)) from None
+        raise Planned(f"{len(matches)} games planned in {args.plan} (campaign {manifest.id}); "
+                      f"play them with `parlor campaign run {args.plan} --db FILE`")
+    options = run_options(args)
+    workers = options.workers
     with contextlib.ExitStack() as cleanup:
-        db = args.db or (SCRATCH_DB if workers == 1 else os.path.join(  # a file to share
-            cleanup.enter_context(tempfile.TemporaryDirectory(prefix="parlor-league-")),
-            "league.db"))
-        return await _play(args, db, tag, matches, key, policy, rated, collect, workers)
+        db = args.db or (SCRATCH_DB if workers == 1 and options.backend == "local" else
+                         os.path.join(cleanup.enter_context(  # a file to share
+                             tempfile.TemporaryDirectory(prefix="parlor-league-")), "league.db"))
+        try:
+            server = await open_server(db, manifest, policy)
+        except RunError as e:
+            raise LeagueError(str(e), e.status) from None
+        try:
+            outcome = await play(server, db, manifest, options)
+            if outcome.meter.calls and not args.quiet:
+                print(f"{options.label}: {outcome.render(options.budget)}", file=sys.stderr)
+            assert server.store is not None
+            stored = await stored_games(server.store, manifest)
+            collected = await collect(server.store, {m: stored[n] for n, m in enumerate(matches)
+                                                     if n in stored})
+        except RunError as e:
+            raise LeagueError(str(e), e.status) from None
+        finally:
+            await server.stop()  # voids a game still playing after an error or ctrl-c
+        return collected, outcome.played
 
 
-async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[Match],
-                key: Callable[[Match], GameKey], policy: BotPolicy, rated: bool,
-                collect: Callable[[Store, Mapping[Match, int]], Awaitable[R]],
-                workers: int) -> tuple[R, int]:
-    server = Server(db, durability="game", instance=tag, bot_policy=policy, rated=rated)
-    try:
-        server.store = await Store.open(db, tag)
-    except (OSError, sqlite3.Error, RuntimeError) as e:  # a folder, a newer schema, ...
-        raise LeagueError(f"cannot open the database {db}: {e}") from None
-    progress: Progress | None = None
-    drawing: asyncio.Task[None] | None = None
-    try:
-        await server.recover()  # void the games a killed run of this league left running
-        found = _scheduled(await stored_ids(server.store, tag), matches, key)
-        pending = [m for m in matches if m not in found]
-        await _check_endpoints({split_spec(s)[1] for m in pending for s in m.specs})
-        if found and not args.quiet:
-            print(f"parlor league: {len(found)} of {len(matches)} games already stored; "
-                  f"playing {len(pending)}", file=sys.stderr, flush=True)
-        del found
-        if workers > 1 and len(pending) > 1:
-            why = await asyncio.to_thread(
-                play_in_workers, db, tag, pending, min(workers, len(pending)),
-                args.on_bot_failure, args.concurrency, rated, args.quiet)
-            if why == "interrupted":
-                raise KeyboardInterrupt
-            if why is not None:
-                raise LeagueError(why, 1)
-        else:
-            games = Matches(server, pending, args.on_bot_failure)
-            if not args.quiet:
-                progress = Progress("parlor league", len(pending), games.counts, sys.stderr)
-                drawing = asyncio.create_task(progress.run())
-            await games.play(args.concurrency)
-        collected = await collect(server.store, _scheduled(await stored_ids(server.store, tag),
-                                                           matches, key))
-    except p.ProtocolError as e:
-        raise LeagueError(e.message) from None
-    finally:
-        if drawing is not None:
-            drawing.cancel()
-        await server.stop()  # voids a game still playing after an error or ctrl-c
-        if progress is not None:
-            progress.finish()
-    return collected, len(pending)
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """A league's or campaign's command line as the runner's options."""
+    return RunOptions(concurrency=args.concurrency, workers=getattr(args, "workers", 1),
+                      on_bot_failure=args.on_bot_failure, budget=getattr(args, "budget", None),
+                      limits=dict(getattr(args, "limit", None) or {}), quiet=args.quiet,
+                      backend=getattr(args, "backend", "local"),
+                      address=getattr(args, "address", None),
+                      label=f"parlor {' '.join(getattr(args, 'argv', ['campaign'])[:2])}")
 
 
-async def _check_endpoints(specs: set[str]) -> None:
-    """Every LLM seat's key and endpoint answer (as `parlor bots check` checks them), before
-    the first game; else LeagueError (status 1) naming each that failed."""
-    from bots.llm.check import unreachable
-
-    failed = await unreachable(specs)
-    if failed:
-        raise LeagueError("; ".join(f"{spec} cannot play: {why}" for spec, why in failed.items())
-                          + "; no game was played (`parlor bots check SPEC` says more)", 1)
+def _title(args: argparse.Namespace) -> str:
+    argv = getattr(args, "argv", None) or []
+    return f"parlor {' '.join(argv[:2])}" if argv else ""
 
 
-def _scheduled(stored: Mapping[GameKey, int], matches: Sequence[Match],
-               key: Callable[[Match], GameKey]) -> dict[Match, int]:
-    return {m: stored[k] for m in matches if (k := key(m)) in stored}
-
-
-async def stored_ids(store: Store, tag: str) -> dict[GameKey, int]:
-    """The finished games under the tag by (env, seed, seat identities): their ids, the
-    latest one should there be two. Read row by row: a league may hold 90,000 games."""
-    def read(conn: sqlite3.Connection) -> dict[GameKey, int]:
-        where = "instance = ? AND status = 'finished'"
-        seats: dict[int, list[str]] = defaultdict(list)
-        names: dict[str, str] = {}  # one string per identity (a league has a few)
-        for game_id, identity in conn.execute(
-                f"SELECT game_id, identity FROM seats WHERE game_id IN (SELECT id FROM games "
-                f"WHERE {where}) ORDER BY game_id, seat", (tag,)):
-            seats[game_id].append(names.setdefault(identity, identity))
-        return {(env, int(seed), tuple(seats.pop(game_id))): game_id
-                for game_id, env, seed in conn.execute(
-                    f"SELECT id, env, seed FROM games WHERE {where} ORDER BY id", (tag,))}
-
-    return await store.read_with(read)
+def _replayable(argv: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The league's command line without the options a campaign run gives itself: what
+    `parlor campaign run` calls for the report once every game is stored."""
+    if not argv:
+        return None
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in ("--plan", "--db", "--backend", "--address", "--budget", "--limit",
+                    "--workers", "--concurrency"):
+            skip = "=" not in arg
+            continue
+        out.append(arg)
+    return tuple(out)
 
 
 async def load_games(store: Store, ids: Mapping[Match, int]) -> dict[Match, StoredGame]:

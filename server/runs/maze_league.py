@@ -24,10 +24,9 @@ from engine.registry import env_ids, get
 from engine.socialmaze_published import Task
 from server.reports.league import run_line
 from server.reports.maze_tables import TASKS, Rows, task_json, task_lines
+from server.runs.campaign.manifest import Match
 from server.runs.league_runner import (
-    GameKey,
     LeagueError,
-    Match,
     identities,
     play_league,
     run_command,
@@ -228,15 +227,11 @@ class Report:
 
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     policy = BotPolicy.command_line()
-    known = await identities([(t.env, m) for t in plan.tasks for m in plan.models[t.env]],
-                             policy)
+    await identities([(t.env, m) for t in plan.tasks for m in plan.models[t.env]],
+                     policy)  # each spec can play
     matches = [match for t in plan.tasks for m in plan.models[t.env]
                for match in _matches(plan, t.env, m)]
-
-    def key(match: Match) -> GameKey:
-        return match.env_id, match.seed, (known[match.env_id, match.specs[0]],)
-
-    found, played = await play_league(args, plan.tag, matches, key, policy)
+    found, played = await play_league(args, plan.tag, matches, policy)
     rows: dict[str, Rows] = {}
     for task in plan.tasks:
         env = get(task.env)

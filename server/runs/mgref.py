@@ -23,10 +23,9 @@ from bots.registry import BotSpecError, check_spec
 from engine.mgref_schedule import ENVS, MIN_REFS, Scheduled, schedule
 from engine.registry import get
 from server.reports.mgref import Prior, Report, env_result
+from server.runs.campaign.manifest import Match
 from server.runs.league_runner import (
-    GameKey,
     LeagueError,
-    Match,
     check_json_path,
     identities,
     play_league,
@@ -111,7 +110,7 @@ def _ref(text: str) -> tuple[str | None, str, Prior]:
 
 def _tag() -> str:
     """One tag for the envs' rules and configs: games played under other rules never pass for
-    this tournament's (a game is found by env, seed and seats, whichever envs a run plays)."""
+    this tournament's (a game is found by its key, whichever envs a run plays)."""
     text = json.dumps([[e, get(e).rules_version, get(e).config().to_json()] for e in ENVS],
                       sort_keys=True)
     return "mgref-" + hashlib.sha256(text.encode()).hexdigest()[:10]
@@ -120,14 +119,10 @@ def _tag() -> str:
 async def _run(args: argparse.Namespace, plan: Plan, started: float) -> Report:
     policy = BotPolicy.command_line()  # the user's own specs, as `parlor sim`
     needed = [(e, spec) for e in plan.envs for spec in [plan.candidates[e], *plan.refs[e]]]
-    known = await identities(needed, policy)
+    await identities(needed, policy)  # each spec can play
     matches = {Match(g.env, None, g.seats, g.seed): g
                for e in plan.envs for g in plan.games[e]}
-
-    def key(match: Match) -> GameKey:
-        return match.env_id, match.seed, tuple(known[match.env_id, s] for s in match.specs)
-
-    found, played = await play_league(args, plan.tag, list(matches), key, policy, rated=False)
+    found, played = await play_league(args, plan.tag, list(matches), policy, rated=False)
     results = [env_result(get(e), plan.candidates[e], plan.refs[e],
                           [(g, found.get(Match(g.env, None, g.seats, g.seed)))
                            for g in plan.games[e]])

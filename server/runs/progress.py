@@ -1,4 +1,5 @@
-"""A live progress line for long runs (`parlor sim`): games done/total, games/s, actions/s, ETA.
+"""A live progress line for long runs (`parlor sim`, campaigns): games done/total, games/s,
+actions/s, ETA, and what a campaign adds (its spend and errors).
 
 On a terminal the line is redrawn in place at most ~4 times a second; anywhere else (CI logs,
 pipes) a plain line is printed at most every ~5 s, so logs stay readable. A final line ends it.
@@ -20,12 +21,14 @@ class Progress:
     `draw()` every `every` seconds."""
 
     def __init__(self, label: str, total: int, counts: Callable[[], tuple[int, int]],
-                 stream: TextIO, *, clock: Callable[[], float] = time.monotonic) -> None:
+                 stream: TextIO, *, clock: Callable[[], float] = time.monotonic,
+                 extra: Callable[[], str] | None = None) -> None:
         self.label = label
         self.total = total
         self.counts = counts
         self.stream = stream
         self.clock = clock
+        self.extra = extra  # what the line ends with (a campaign's spend and errors)
         self.started = clock()
         self.tty = stream.isatty()
 
@@ -53,11 +56,13 @@ class Progress:
         elapsed = max(self.clock() - self.started, 1e-9)
         rate = done / elapsed
         head = f"{self.label}: {done}/{self.total} games"
+        tail = f", {self.extra()}" if self.extra is not None else ""
         if final:
             return (f"{head} in {_duration(elapsed)}, {rate:,.1f} games/s, "
-                    f"{actions / elapsed:,.0f} actions/s")
+                    f"{actions / elapsed:,.0f} actions/s{tail}")
         eta = _duration((self.total - done) / rate) if done else "?"
-        return f"{head}, {rate:,.1f} games/s, {actions / elapsed:,.0f} actions/s, ETA {eta}"
+        return (f"{head}, {rate:,.1f} games/s, {actions / elapsed:,.0f} actions/s, "
+                f"ETA {eta}{tail}")
 
     def _write(self, line: str, end: bool = False) -> None:
         if self.tty:  # redraw in place; clear what a longer line left behind

@@ -17,9 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from bots.registry import BotSpecError, available, check_spec
-from engine.core import ConfigError, UnknownEnvError
+from engine.core import ConfigError, Env, UnknownEnvError
 from engine.registry import env_ids, get
+from server.runs.campaign.manifest import Manifest, ManifestError, Match
 from server.runs.games import SCRATCH_DB, Games, Summary, run_instance
+from server.runs.league_runner import league_tag
 from server.runs.progress import Progress
 from server.tables.seating import SeatingError, resolve_seats, split_spec
 from server.wire import protocol as p
@@ -110,8 +112,29 @@ async def _run(args: argparse.Namespace, overrides: dict[str, Any], summary: Sum
             progress.finish()  # after ctrl-c too: how far it got, and the line ended
 
 
+def _plan(args: argparse.Namespace, env: Env, overrides: dict[str, Any]) -> int:
+    """Write the run's games as a campaign manifest (stored under a tag of the env, its rules
+    and config, rated as `parlor sim` rates) instead of playing them."""
+    config = env.config(args.preset, overrides)
+    games = [Match(env.id, args.preset, tuple(args.seat), args.seed + k, overrides, args.players)
+             for k in range(args.games)]
+    try:
+        manifest = Manifest(league_tag(env, config, "sim"), True, tuple(games),
+                            f"parlor sim {env.id}")
+        manifest.write(args.plan)
+    except ManifestError as e:
+        print(f"parlor sim: error: {e}", file=sys.stderr)
+        return 2
+    print(f"{len(games)} games planned in {args.plan} (campaign {manifest.id}); play them with "
+          f"`parlor campaign run {args.plan} --db FILE`, read them with `parlor report {env.id} "
+          f"--db FILE`")
+    return 0
+
+
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
+    if args.plan:
+        return _plan(args, checked["env"], checked["overrides"])
     if not check_endpoints("parlor sim", (split_spec(spec)[1] for spec in args.seat)):
         return 1
     if args.workers > 1:  # server/runs/sim_workers.py: the games shared out to N processes

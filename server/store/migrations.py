@@ -195,11 +195,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX consents_person ON consents(identity, study, id);
     """,
     # Issue 27: a campaign's game (server/runs/campaign/): the campaign's id (a hash of its
-    # manifest's games) and the game's number there, so a rerun skips what is finished and a
-    # merge knows one game played twice.
+    # manifest) and the game's key (a hash of what decides it: tag, env, preset, config, seed,
+    # seats), so that a rerun, or another campaign holding the same game, skips it once it is
+    # finished, and a merge knows one game played twice.
     """
     ALTER TABLE games ADD COLUMN campaign TEXT;
-    ALTER TABLE games ADD COLUMN campaign_game INTEGER;
-    CREATE INDEX games_campaign ON games(campaign, campaign_game) WHERE campaign IS NOT NULL;
+    ALTER TABLE games ADD COLUMN game_key TEXT;
+    CREATE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;
     """,
 ]

@@ -468,14 +468,14 @@ class Store:
     async def create_game(self, *, table_id: str, env: str, rules_version: str,
                           preset: str | None, config: Mapping[str, Any], seed: int,
                           seats: Sequence[Mapping[str, Any]],
-                          campaign: tuple[str, int] | None = None) -> int:
-        """seats: dicts with identity, name, kind, settings; `campaign`: (campaign id, the
-        game's number in its manifest), for a campaign's game."""
+                          campaign: tuple[str, str] | None = None) -> int:
+        """seats: dicts with identity, name, kind, settings; `campaign`: (campaign id, game
+        key), for a campaign's game."""
         def work(c: sqlite3.Connection) -> int:
             now = time.time()
             game_id = c.execute(
                 "INSERT INTO games (table_id, env, rules_version, preset, config, seed, started, "
-                "instance, campaign, campaign_game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "instance, campaign, game_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, env, rules_version, preset, _dump(config), str(seed), now,
                  self.instance or None, *(campaign or (None, None)))).lastrowid
             c.executemany("INSERT INTO seats (game_id, seat, player_id, identity, kind, settings) "

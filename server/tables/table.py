@@ -194,7 +194,7 @@ class Table:
         self._opening: asyncio.Future[None] | None = None  # storing the game's start
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
         self._archive: GameArchive | None = None  # the game's stored log, once it has a row
-        self.campaign: tuple[str, int] | None = None  # (campaign id, game number), if one's
+        self.campaign: tuple[str, str] | None = None  # (campaign id, game key), if one's
 
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
