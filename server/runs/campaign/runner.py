@@ -24,7 +24,7 @@ from typing import Any
 
 from server.net.app import Server
 from server.net.serve import tune_gc
-from server.runs.campaign.manifest import Manifest, Match
+from server.runs.campaign.manifest import Manifest, Planned
 from server.runs.campaign.options import RunOptions, RunOutcome, reached, spend_line
 from server.runs.games import Matches
 from server.runs.progress import Progress
@@ -80,11 +80,11 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
     assert server.store is not None
     server.llm_clients.endpoint_limits = dict(options.limits)
     done = await stored_games(server.store, manifest)
-    pending = [(manifest.keys[n], m) for n, m in enumerate(manifest.games) if n not in done]
+    pending = [(n, manifest.keys[n], m) for n, m in enumerate(manifest.games) if n not in done]
     outcome = RunOutcome(len(manifest.games), len(done), 0, server.llm_clients.meter)
     if not pending:
         return outcome
-    await check_endpoints({split_spec(s)[1] for _, m in pending for s in m.specs})
+    await check_endpoints({split_spec(s)[1] for _, _, m in pending for s in m.specs})
     if done and not options.quiet:
         print(f"{options.label}: {len(done)} of {len(manifest.games)} games already stored; "
               f"playing {len(pending)}", file=sys.stderr, flush=True)
@@ -109,10 +109,10 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
     return outcome
 
 
-async def _play_here(server: Server, manifest: Manifest, pending: Sequence[tuple[str, Match]],
+async def _play_here(server: Server, manifest: Manifest, pending: Sequence[Planned],
                      options: RunOptions, outcome: RunOutcome) -> None:
     meter = outcome.meter
-    games = Matches(server, manifest.id, pending, options.on_bot_failure,
+    games = Matches(server, pending, options.on_bot_failure, campaign=manifest.id,
                     budget_reached=lambda: reached(meter.cost, options.budget))
     progress = None if options.quiet else Progress(
         options.label, len(pending), games.counts, sys.stderr,

@@ -225,7 +225,7 @@ def test_requests_per_minute_per_endpoint_are_held_to_the_limit(tmp_path, capsys
     # no window of one second holds more than 4 starts (the endpoint sees a call some
     # milliseconds after the client starts it: a fifth of a second of slack)
     assert all(sum(1 for t in starts if s <= t < s + 0.8) <= 4 for s in starts)
-    assert starts[-1] - starts[0] >= 2.0  # 10 calls at 4 a second take two windows at least
+    assert starts[-1] - starts[0] >= 1.8  # 10 calls at 4 a second span two windows at least
 
 
 def test_every_seat_and_game_shares_one_client_per_endpoint(tmp_path, capsys, monkeypatch):
