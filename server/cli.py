@@ -19,6 +19,7 @@ from server.commands import (
     forget,
     league,
     maze,
+    merge,
     play,
     ratings,
     report,
@@ -31,7 +32,8 @@ from server.store.location import DB_HELP
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
           "envs": envs, "export": export, "report": report, "ratings": ratings,
-          "maze": maze, "bots": bots, "study": study, "forget": forget}
+          "maze": maze, "bots": bots, "study": study, "forget": forget,
+          "merge": merge}
 
 
 def _parser() -> argparse.ArgumentParser:
