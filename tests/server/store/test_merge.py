@@ -20,15 +20,13 @@ from engine.core import ActionRecord, GameRecord, Result
 from server.cli import main
 from server.net.app import Server
 from server.store import study
-from server.store.merge import MergeCounts, SourceRefused, copy_games, deserialized
-from server.store.migrations import MIGRATIONS
+from server.store.merge import MergeCounts, copy_games, deserialized
 from server.store.store import Store
 from server.store.transcripts import text_refs
 from server.tables.policy import BotPolicy
 from tests.fakes import FakeOpenAI
 from tests.fakes.seating import FAST, example_responder
 from tests.server.store.test_rating_rebuild import stored as stored_ratings
-from tests.server.store.test_store_group_commit import play, write_v4_database
 
 BLOTTO = ["colonel-blotto", "--seat", "random", "--seat", "scripted:adaptive", "--preset",
           "small"]
@@ -259,7 +257,7 @@ async def test_a_campaigns_game_is_one_game_whatever_merged_it(tmp_path):
     await campaign_game(b, "c", 0, 10)  # b played 0 and 1; 2 and 3 ended void
     await campaign_game(b, "c", 1, 11)
     await campaign_game(b, "other", 0, 10)  # another campaign's game 0
-    for db, void in ((a, (1,)), (b, (2, 3))):
+    for db, void in ((a, (1, 4)), (b, (2, 3, 4))):  # 4 ended void in both
         store = await Store.open(db)
         for number in void:
             await void_campaign_game(store, "c", number)
@@ -268,16 +266,18 @@ async def test_a_campaigns_game_is_one_game_whatever_merged_it(tmp_path):
     conns = [sqlite3.connect(a), sqlite3.connect(b)]
     try:
         # b into a: b's 0 is a's (a has it finished), 1 is added beside the void game a had,
-        # 2 and 3 are void where a has them finished; "other" is new.
+        # 2 and 3 are void where a has them finished, 4 void where a has it void; "other" is
+        # new.
         counts = copy_games(conns[1], conns[0])
-        assert (counts.copied, counts.duplicates, counts.unfinished) == (2, 3, 0)
+        assert (counts.copied, counts.duplicates, counts.unfinished) == (2, 4, 0)
         rows = conns[0].execute("SELECT campaign, campaign_game, status FROM games ORDER BY "
                                 "campaign, campaign_game, status").fetchall()
         assert rows == [("c", 0, "finished"), ("c", 1, "finished"), ("c", 1, "void"),
-                        ("c", 2, "finished"), ("c", 3, "finished"), ("other", 0, "finished")]
+                        ("c", 2, "finished"), ("c", 3, "finished"), ("c", 4, "void"),
+                        ("other", 0, "finished")]
         # Back: b has 0 and 1, and void 2 and 3, so a's finished 2 and 3 are added.
         counts = copy_games(conns[0], conns[1])
-        assert (counts.copied, counts.duplicates) == (2, 4)
+        assert (counts.copied, counts.duplicates) == (2, 5)
         for src, dst in ((conns[1], conns[0]), (conns[0], conns[1])):
             assert copy_games(src, dst).copied == 0
         assert not conns[0].in_transaction and not conns[1].in_transaction
@@ -332,54 +332,3 @@ async def test_a_merge_that_fails_midway_leaves_the_destination_as_it_was(source
         plain.close()
         broken.close()
     assert await snapshot(dest) == before
-
-
-def test_an_older_source_is_read_through_a_migrated_copy_and_left_as_it_was(tmp_path,
-                                                                             capsys):
-    old = tmp_path / "v4.db"
-    games = [play("colonel-blotto", 2, 1), play("three-player-ipd", 3, 2)]
-    write_v4_database(old, games)
-    image = old.read_bytes()
-    dest = tmp_path / "dest.db"
-    assert merge(dest, old) == 0
-    assert f"{old}: 2 games copied" in capsys.readouterr().out
-    assert old.read_bytes() == image  # read only: still v4
-    records = asyncio.run(snapshot(dest))
-    assert sorted(json.dumps(g["record"], sort_keys=True) for g in records.values()) == \
-        sorted(json.dumps(json.loads(json.dumps(g.record().to_json())), sort_keys=True)
-               for g in games)
-
-
-@pytest.mark.parametrize("source", ["missing", "folder", "text", "sqlite", "newer"])
-def test_a_bad_source_is_refused_in_one_line_and_nothing_changes(sources, tmp_path, capsys,
-                                                                source):
-    a, b = sources
-    bad = tmp_path / "bad.db"
-    if source == "folder":
-        bad.mkdir()
-    elif source == "text":
-        bad.write_text("not a database\n")
-    elif source in ("sqlite", "newer"):
-        with sqlite3.connect(bad) as conn:
-            conn.execute("CREATE TABLE t (x)")
-            if source == "newer":
-                conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                conn.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS) + 1,))
-    image = b.read_bytes()
-    assert merge(b, a, bad) == 2
-    err = capsys.readouterr().err.strip()
-    assert err.startswith(f"parlor merge: cannot merge {bad}: ") and "\n" not in err
-    assert {"missing": "no such file", "folder": "folder", "text": "not a Parlor database",
-            "sqlite": "not a Parlor database", "newer": "newer than this Parlor"}[source] in err
-    assert b.read_bytes() == image
-    fresh = tmp_path / "fresh.db"
-    assert merge(fresh, bad) == 2 and not fresh.exists()  # never made for nothing
-
-
-def test_the_destination_cannot_be_a_source(sources, capsys):
-    a, _ = sources
-    assert merge(a, a) == 2
-    assert "is the destination" in capsys.readouterr().err
-    with pytest.raises(SourceRefused, match="no such file"):
-        from server.store.merge import open_source
-        open_source(a.parent / "none.db")
