@@ -19,6 +19,12 @@ merging back what was merged, adds nothing.
 
 Rows are streamed, a game at a time; the copy of one source is one transaction of `dst` (or a
 savepoint of the caller's, e.g. a `Store.write` job), so a failure leaves `dst` as it was.
+
+A database shipped as bytes (a worker's scratch store: `await store.read_with(lambda c:
+c.serialize())`) merges into a live store as one of its write jobs:
+`src = deserialized(image)`, `counts = await store.write(partial(copy_games, src))`,
+`src.close()`; once the last is in, `await store.write(lambda c: rebuild_ratings(c, envs))`
+over the union of the `counts.envs`.
 """
 
 from __future__ import annotations
