@@ -11,9 +11,9 @@ table's id. Never copied: `settings` (`dst` keeps its own pseudonym key and admi
 `invites`, and ratings: they are recomputed from the merged games (`rebuild_ratings`), so the
 merged database's ratings are a rebuild's.
 
-A game already in `dst` is skipped: a campaign's game (`games.campaign`, `campaign_game`) when
-`dst` holds a finished one of that number (a void one only adds a finished copy), or a void one
-when `dst` holds any result of it; any other game when `dst` has one with the same instance,
+A game already in `dst` is skipped: a campaign's game (by its key, `games.game_key`, whatever
+campaign played it) when `dst` holds a finished one with that key (a void one only adds a
+finished copy), or a void one when `dst` holds any result of it; any other game when `dst` has one with the same instance,
 table, start time and seed (the copy made by an earlier merge). So merging a source twice, or
 merging back what was merged, adds nothing.
 
@@ -210,11 +210,10 @@ class _Merge:
             yield row[0], dict(zip(columns, row[1:], strict=True))
 
     def _duplicate(self, game: dict[str, Any]) -> bool:
-        if game["campaign"] is not None and game["campaign_game"] is not None:
+        if game["game_key"] is not None:
             results = {r[0] for r in _select(
-                self.dst, "SELECT DISTINCT status FROM games WHERE campaign = ? AND "
-                "campaign_game = ? AND status IN ('finished', 'void')",
-                (game["campaign"], game["campaign_game"]))}
+                self.dst, "SELECT DISTINCT status FROM games WHERE game_key = ? AND "
+                "status IN ('finished', 'void')", (game["game_key"],))}
             return "finished" in results or (game["status"] == "void" and bool(results))
         return _select(self.dst, "SELECT 1 FROM temp.merge_keys WHERE table_id = ? AND "
                        "started = ? AND seed = ? AND instance IS ?",

@@ -48,7 +48,7 @@ async def campaign_game(db: Path, campaign: str, number: int, seed: int) -> None
     server.store = await Store.open(db, "camp")
     try:
         table = server.create_table("colonel-blotto", "small", {}, ["random", "random"], seed,
-                                    campaign=(campaign, number))
+                                    campaign=(campaign, f"{campaign}/{number}"))
         await table.start()
         await table.done.wait()
     finally:
@@ -58,7 +58,7 @@ async def campaign_game(db: Path, campaign: str, number: int, seed: int) -> None
 async def void_campaign_game(store: Store, campaign: str, number: int) -> None:
     game_id = await store.create_game(
         table_id=f"void-{campaign}-{number}", env="colonel-blotto", rules_version="1",
-        preset="small", config={}, seed=number, campaign=(campaign, number),
+        preset="small", config={}, seed=number, campaign=(campaign, f"{campaign}/{number}"),
         seats=[{"identity": "random", "name": "random", "kind": "bot"}] * 2)
     await store.finish_game(game_id, record=GameRecord("colonel-blotto", "1", {}, number, 2, [],
                                                        [], None, "a provider failed"),
@@ -270,11 +270,11 @@ async def test_a_campaigns_game_is_one_game_whatever_merged_it(tmp_path):
         # new.
         counts = copy_games(conns[1], conns[0])
         assert (counts.copied, counts.duplicates, counts.unfinished) == (2, 4, 0)
-        rows = conns[0].execute("SELECT campaign, campaign_game, status FROM games ORDER BY "
-                                "campaign, campaign_game, status").fetchall()
-        assert rows == [("c", 0, "finished"), ("c", 1, "finished"), ("c", 1, "void"),
-                        ("c", 2, "finished"), ("c", 3, "finished"), ("c", 4, "void"),
-                        ("other", 0, "finished")]
+        rows = conns[0].execute("SELECT campaign, game_key, status FROM games WHERE game_key "
+                                "IS NOT NULL ORDER BY game_key, status").fetchall()
+        assert rows == [("c", "c/0", "finished"), ("c", "c/1", "finished"),
+                        ("c", "c/1", "void"), ("c", "c/2", "finished"), ("c", "c/3", "finished"),
+                        ("c", "c/4", "void"), ("other", "other/0", "finished")]
         # Back: b has 0 and 1, and void 2 and 3, so a's finished 2 and 3 are added.
         counts = copy_games(conns[0], conns[1])
         assert (counts.copied, counts.duplicates) == (2, 5)
