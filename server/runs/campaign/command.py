@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -77,7 +78,11 @@ def campaign_status(args: argparse.Namespace) -> int:
     if not Path(args.db).is_file():
         print(f"{COMMAND} status: error: no database at {args.db}", file=sys.stderr)
         return 2
-    held = asyncio.run(status(args.db, manifest))
+    try:
+        held = asyncio.run(status(args.db, manifest))
+    except (OSError, sqlite3.Error, RuntimeError) as e:  # not a database, a newer schema, ...
+        print(f"{COMMAND} status: error: cannot read {args.db}: {e}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(held, indent=2))
         return 0

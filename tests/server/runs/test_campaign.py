@@ -18,9 +18,10 @@ from pathlib import Path
 import openai
 import pytest
 
+from bots.llm.check import PING_USER
 from server.cli import main
 from server.runs.campaign.manifest import Manifest, ManifestError, Match
-from tests.fakes import FakeOpenAI, Reply
+from tests.fakes import FakeOpenAI, Raw, Reply, Status
 from tests.fakes.seating import FAST
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -159,7 +160,7 @@ class Endpoint:
         self._lock = threading.Lock()
 
     def __call__(self, request):
-        if "ready" in request.last_user_text():  # the endpoint check before the first game
+        if request.last_user_text() == PING_USER:  # the endpoint check before the first game
             return Reply("ready")
         with self._lock:
             self.starts.append(time.monotonic())
@@ -243,3 +244,38 @@ def test_every_seat_and_game_shares_one_client_per_endpoint(tmp_path, capsys, mo
                      "--concurrency", "3"]) == 0
     # the endpoint check before the first game makes its own; the 12 seats share one
     assert len(made) == 2
+
+
+def test_the_progress_line_names_spend_and_errors_by_kind(tmp_path, capsys, monkeypatch):
+    """One game of 5 rounds against a model that is rate limited once, times out once, refuses
+    once and answers nonsense once (re-asked): the last progress line counts each."""
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"openai-compatible:m": {"input": 1.0, "output": 0.0}}))
+    monkeypatch.setenv("PARLOR_PRICES", str(prices))
+    refusal = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                          "choices": [{"index": 0, "finish_reason": "content_filter",
+                                       "message": {"role": "assistant", "content": ""}}],
+                          "usage": {"prompt_tokens": 1000, "completion_tokens": 0}}).encode()
+    script = [Status(429, retry_after="0"), Reply("[A7 B7 C6]", delay=2.0), Raw(refusal),
+              Reply("I would rather not say")]
+    calls = []
+
+    def responder(request):
+        if request.last_user_text() == PING_USER:
+            return Reply("ready")
+        calls.append(1)
+        return script[len(calls) - 1] if len(calls) <= len(script) else \
+            Reply("[A7 B7 C6]", prompt_tokens=1000, completion_tokens=0)
+
+    with FakeOpenAI(responder=responder) as fake:
+        spec = f"openai-compatible:m@{fake.base_url}?backoff=0.01&backoff_max=0.05&timeout=1"
+        plan = plan_sim(tmp_path, 1, spec, "random")
+        capsys.readouterr()
+        assert main(["campaign", "run", str(plan), "--db", str(tmp_path / "e.db"),
+                     "--budget", "5"]) == 0
+    out, err = capsys.readouterr()
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("parlor campaign run: 1/1 games in ")
+    assert ("1 rate limit, 1 timeout, 1 refusal, 2 unparseable answers" in last), last
+    assert "/$5.00" in last  # the spend against the budget
+    assert "1 rate limit, 1 timeout, 1 refusal, 2 unparseable answers" in out  # the summary
