@@ -20,6 +20,7 @@ from server.commands import (
     forget,
     league,
     maze,
+    merge,
     play,
     ratings,
     report,
@@ -33,7 +34,8 @@ from server.store.location import DB_HELP
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
           "campaign": campaign,
           "envs": envs, "export": export, "report": report, "ratings": ratings,
-          "maze": maze, "bots": bots, "study": study, "forget": forget}
+          "maze": maze, "bots": bots, "study": study, "forget": forget,
+          "merge": merge}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from engine.aggregate import Sum, Totals
@@ -20,6 +20,7 @@ from engine.outcome import outcome_counts
 from engine.registry import get
 from server.net.app import Server
 from server.net.serve import tune_gc
+from server.runs.campaign.manifest import Match
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.table import Table
@@ -190,7 +191,73 @@ def metrics_table(env: Env, aggregate: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-class Games:
+class Matches:
+    """Games to play, up to `concurrency` at once, each on its own table with its own seats and
+    seed: (n, key, Match) with n the game's number (`ended(n, table)` is called as it ends) and
+    key its campaign key (server/runs/campaign/: stored with the game, under `campaign`), or
+    None outside a campaign. No game starts once `stop()` was called or `budget_reached()` says
+    so."""
+
+    def __init__(self, server: Server, pending: Iterable[tuple[int, str | None, Match]],
+                 on_bot_failure: str, *, campaign: str | None = None, total: int | None = None,
+                 budget_reached: Callable[[], bool] = lambda: False,
+                 ended: Callable[[int, Table], None] | None = None) -> None:
+        self.server = server
+        self.campaign = campaign
+        self.on_bot_failure = on_bot_failure
+        self.budget_reached = budget_reached
+        self.ended = ended
+        self.total = len(pending) if total is None else total  # type: ignore[arg-type]
+        self._next = iter(pending)  # shared by the tasks: each takes the next game
+        self.playing: set[Table] = set()
+        self.done = 0
+        self.actions = 0  # of the games done
+        self.stopping = False
+        self.budget_stopped = False
+
+    async def play(self, concurrency: int) -> None:
+        await run_workers(self._worker, min(concurrency, self.total))
+
+    async def stop(self) -> None:
+        """Start no more games and void those in flight; `play` then returns. (Cancelling
+        `play` instead may catch a table while it starts, which leaves its game 'running'.)"""
+        self.stopping = True
+        for table in list(self.playing):
+            if table.status == "playing":  # one still starting is closed once it has started
+                await table.close()
+
+    def counts(self) -> tuple[int, int]:
+        """Games done and actions so far (the games still playing included)."""
+        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
+
+    async def _worker(self) -> None:
+        for n, key, match in self._next:
+            if self.stopping:
+                return
+            if self.budget_reached():
+                self.budget_stopped = True
+                return
+            table = self.server.create_table(
+                match.env_id, match.preset, match.overrides, list(match.specs), match.seed,
+                self.on_bot_failure, players=match.players,
+                campaign=None if key is None or self.campaign is None else (self.campaign, key))
+            self.playing.add(table)
+            try:
+                await table.start()
+                if self.stopping:
+                    await table.close()
+                await table.done.wait()
+            finally:
+                self.playing.discard(table)
+            if self.ended is not None:
+                self.ended(n, table)
+            self.done += 1
+            self.actions += table.game.step if table.game else 0
+            # The store has the game: drop the table (and its game) now, not 50 games later.
+            self.server.tables.pop(table.id, None)
+
+
+class Games(Matches):
     """Games `numbers` of a run (all of them, or one worker's share), up to `concurrency` at
     once, each on its own table, each folded into `summary` as it ends. Game k is seeded
     seed + k whatever order games end in (or which process plays it), so results do not depend
@@ -198,16 +265,11 @@ class Games:
 
     def __init__(self, server: Server, args: argparse.Namespace, overrides: dict[str, Any],
                  summary: Summary, numbers: range) -> None:
-        self.server = server
-        self.args = args
-        self.overrides = overrides
-        self.summary = summary
-        self.total = len(numbers)
-        self._next = iter(numbers)  # shared by the tasks: each takes the next game
-        self.playing: set[Table] = set()
-        self.done = 0
-        self.actions = 0  # of the games done
-        self.stopping = False
+        games = ((k, None, Match(args.env, args.preset, tuple(args.seat), args.seed + k,
+                                 overrides, args.players)) for k in numbers)
+        super().__init__(server, games, args.on_bot_failure, total=len(numbers),
+                         ended=lambda k, table: summary.add(
+                             k, table, {s.index: s.failed_calls for s in table.seats}))
 
     @classmethod
     async def open(cls, args: argparse.Namespace, overrides: dict[str, Any], summary: Summary,
@@ -223,45 +285,8 @@ class Games:
         return cls(server, args, overrides, summary,
                    range(args.games) if numbers is None else numbers)
 
-    async def play(self, concurrency: int) -> None:
-        await run_workers(self._worker, min(concurrency, self.total))
-
     async def close(self) -> None:
         await self.server.stop()  # voids a game still playing after an error or ctrl-c
-
-    async def stop(self) -> None:
-        """Start no more games and void those in flight; `play` then returns. (Cancelling
-        `play` instead may catch a table while it starts, which leaves its game 'running'.)"""
-        self.stopping = True
-        for table in list(self.playing):
-            if table.status == "playing":  # one still starting is closed once it has started
-                await table.close()
-
-    def counts(self) -> tuple[int, int]:
-        """Games done and actions so far (the games still playing included)."""
-        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
-
-    async def _worker(self) -> None:
-        a = self.args
-        for k in self._next:
-            if self.stopping:
-                return
-            table = self.server.create_table(a.env, a.preset, self.overrides, list(a.seat),
-                                             a.seed + k, a.on_bot_failure, players=a.players)
-            self.playing.add(table)
-            try:
-                await table.start()
-                if self.stopping:
-                    await table.close()
-                await table.done.wait()
-            finally:
-                self.playing.discard(table)
-            self.summary.add(k, table, {s.index: s.failed_calls for s in table.seats})
-            self.done += 1
-            self.actions += table.game.step if table.game else 0
-            # The store has the game: drop the table (and its game) now, not 50 games later.
-            self.server.tables.pop(table.id, None)
-
 
 
 async def run_workers(worker: Callable[[], Awaitable[None]], count: int) -> None:
@@ -288,49 +313,3 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
-
-
-class Matches:
-    """A campaign's games to play (server/runs/campaign/), up to `concurrency` at once, each on
-    its own table with its own seats and seed, stored under its key; none starts once
-    `budget_reached()` says so."""
-
-    def __init__(self, server: Server, campaign: str, pending: Sequence[tuple[str, Any]],
-                 on_bot_failure: str, *,
-                 budget_reached: Callable[[], bool] = lambda: False) -> None:
-        self.server = server
-        self.campaign = campaign
-        self.on_bot_failure = on_bot_failure
-        self.budget_reached = budget_reached
-        self._next = iter(pending)  # shared by the tasks: each takes the next (key, Match)
-        self.total = len(pending)
-        self.playing: set[Table] = set()
-        self.done = 0
-        self.actions = 0  # of the games done
-        self.budget_stopped = False
-
-    async def play(self, concurrency: int) -> None:
-        await run_workers(self._worker, min(concurrency, self.total))
-
-    def counts(self) -> tuple[int, int]:
-        """Games done and actions so far (the games still playing included)."""
-        return self.done, self.actions + sum(t.game.step for t in self.playing if t.game)
-
-    async def _worker(self) -> None:
-        for key, match in self._next:
-            if self.budget_reached():
-                self.budget_stopped = True
-                return
-            table = self.server.create_table(match.env_id, match.preset, match.overrides,
-                                             list(match.specs), match.seed,
-                                             self.on_bot_failure, players=match.players,
-                                             campaign=(self.campaign, key))
-            self.playing.add(table)
-            try:
-                await table.start()
-                await table.done.wait()
-            finally:
-                self.playing.discard(table)
-            self.done += 1
-            self.actions += table.game.step if table.game else 0
-            self.server.tables.pop(table.id, None)  # the store has it: drop table and game

@@ -170,18 +170,19 @@ class Store:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
-            conn.create_function("name_skeleton", 1, names.skeleton, deterministic=True)
-            cls._migrate(conn)
+            cls.migrate(conn)
         except BaseException:
             conn.close()
             raise
         return conn
 
     @staticmethod
-    def _migrate(conn: sqlite3.Connection) -> None:
-        """Bring the file to the latest schema, one version per transaction. The version is
-        read inside each write transaction, so processes opening one file at once (servers
-        sharing a database) never apply a step twice."""
+    def migrate(conn: sqlite3.Connection) -> None:
+        """Bring the file to the latest schema, one version per transaction (`conn` in
+        autocommit mode: isolation_level None). The version is read inside each write
+        transaction, so processes opening one file at once (servers sharing a database) never
+        apply a step twice."""
+        conn.create_function("name_skeleton", 1, names.skeleton, deterministic=True)
         while True:
             conn.execute("BEGIN IMMEDIATE")
             try:

@@ -64,6 +64,9 @@ class Match:
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+Planned = tuple[int, str, Match]  # a game to play: its number in the manifest, its key, itself
+
+
 @dataclass(frozen=True)
 class Manifest:
     tag: str  # the store's instance for the games (a league's tag)

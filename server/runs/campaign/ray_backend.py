@@ -35,7 +35,7 @@ from typing import Any
 from bots.llm.spec import is_llm_spec
 from engine.registry import get
 from server.net.app import Server
-from server.runs.campaign.manifest import Manifest, Match
+from server.runs.campaign.manifest import Manifest, Planned
 from server.runs.campaign.options import (
     RunError,
     RunOptions,
@@ -74,7 +74,7 @@ class Job:
     limits: Mapping[str, tuple[int, int]]
     budget: float | None
     modules: tuple[str, ...]  # to import first: envs and bots registered outside engine/, bots/
-    matches: tuple[tuple[str, Match], ...]  # (game key, game)
+    matches: tuple[Planned, ...]
     first_table: int  # the batch's tables are numbered from first_table + 1 (driver-reserved)
     spent: float  # the run's spend when the batch was sent
 
@@ -109,7 +109,7 @@ async def _play(job: Job, db: str) -> tuple[list[float], int, int, float, bool]:
     try:
         assert server.store is not None
         await server.store.write(partial(_number_tables_from, job.tag, job.first_table))
-        games = Matches(server, job.campaign, job.matches, job.on_bot_failure,
+        games = Matches(server, job.matches, job.on_bot_failure, campaign=job.campaign,
                         budget_reached=lambda: reached(job.spent + meter.cost, job.budget))
         started = time.perf_counter()
         await games.play(job.concurrency)
@@ -131,7 +131,7 @@ def _number_tables_from(tag: str, last: int, c: sqlite3.Connection) -> None:
 
 
 # -- on the driver -----------------------------------------------------------------------------
-async def play_on_ray(server: Server, manifest: Manifest, pending: Sequence[tuple[str, Match]],
+async def play_on_ray(server: Server, manifest: Manifest, pending: Sequence[Planned],
                       specs: set[str], options: RunOptions, outcome: RunOutcome) -> None:
     """Play `pending` on the cluster at `options.address` (or a Ray started here for the run),
     merging each finished batch into the server's store; fold the games and their meters into
@@ -176,7 +176,7 @@ class _Driver:
     ray: Any
     server: Server
     manifest: Manifest
-    pending: Sequence[tuple[str, Match]]
+    pending: Sequence[Planned]
     options: RunOptions
     outcome: RunOutcome
     done: int = 0  # games of merged batches
@@ -188,7 +188,7 @@ class _Driver:
         options, meter = self.options, self.outcome.meter
         task = self.ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(play_batch)
         slots = TASKS_PER_CPU * max(1, int(self.ray.cluster_resources().get("CPU", 1)))
-        modules = tuple(sorted({m for _, match in self.pending
+        modules = tuple(sorted({m for _, _, match in self.pending
                                 for m in env_modules(get(match.env_id))}))
         progress = None if options.quiet else Progress(
             options.label, len(self.pending), lambda: (self.done, self.actions), sys.stderr,
@@ -233,7 +233,7 @@ class _Driver:
         size = min(MAX_BATCH, max(self.options.concurrency, round(size)))
         return max(1, min(size, math.ceil(left / max(1, free))))
 
-    async def _job(self, batch: tuple[tuple[str, Match], ...], modules: tuple[str, ...],
+    async def _job(self, batch: tuple[Planned, ...], modules: tuple[str, ...],
                    spent: float) -> Job:
         """The batch's task, its table numbers reserved in the store first (so the merged
         games keep distinct table ids, and a replayed batch the same ones)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from server.net.app import Server
 from server.net.serve import tune_gc
-from server.runs.campaign.manifest import Manifest, Match
+from server.runs.campaign.manifest import Manifest, Planned
 from server.runs.campaign.options import (
     RunError,
     RunOptions,
@@ -79,11 +79,11 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
     assert server.store is not None
     server.llm_clients.endpoint_limits = dict(options.limits)
     done = await stored_games(server.store, manifest)
-    pending = [(manifest.keys[n], m) for n, m in enumerate(manifest.games) if n not in done]
+    pending = [(n, manifest.keys[n], m) for n, m in enumerate(manifest.games) if n not in done]
     outcome = RunOutcome(len(manifest.games), len(done), 0, server.llm_clients.meter)
     if not pending:
         return outcome
-    specs = {split_spec(s)[1] for _, m in pending for s in m.specs}
+    specs = {split_spec(s)[1] for _, _, m in pending for s in m.specs}
     if options.backend != "ray":  # on Ray, where the keys are: a node checks them
         await check_endpoints(specs)
     if done and not options.quiet:
@@ -110,10 +110,10 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
     return outcome
 
 
-async def _play_here(server: Server, manifest: Manifest, pending: Sequence[tuple[str, Match]],
+async def _play_here(server: Server, manifest: Manifest, pending: Sequence[Planned],
                      options: RunOptions, outcome: RunOutcome) -> None:
     meter = outcome.meter
-    games = Matches(server, manifest.id, pending, options.on_bot_failure,
+    games = Matches(server, pending, options.on_bot_failure, campaign=manifest.id,
                     budget_reached=lambda: reached(meter.cost, options.budget))
     progress = None if options.quiet else Progress(
         options.label, len(pending), games.counts, sys.stderr,

@@ -11,6 +11,7 @@ them, and a worker starts no game once the sum reaches the budget.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -23,7 +24,7 @@ from typing import Any
 from bots.llm.meter import Meter
 from server.net.app import Server
 from server.net.serve import tune_gc
-from server.runs.campaign.manifest import Manifest
+from server.runs.campaign.manifest import Manifest, Planned
 from server.runs.campaign.options import RunOptions, RunOutcome, spend_line
 from server.runs.games import Matches
 from server.runs.pool import Outcome, kill_all, start, supervise
@@ -44,7 +45,7 @@ class Share:
     db: str
     tag: str
     campaign: str
-    matches: tuple[tuple[str, Any], ...]  # its share of the campaign's (key, Match)-es
+    matches: tuple[Planned, ...]  # its share of the campaign's games
     on_bot_failure: str
     concurrency: int
     rated: bool
@@ -52,7 +53,7 @@ class Share:
     limits: Mapping[str, tuple[int, int]]
 
 
-def play_in_workers(db: str, manifest: Manifest, pending: Sequence[tuple[str, Any]],
+def play_in_workers(db: str, manifest: Manifest, pending: Sequence[Planned],
                     workers: int, options: RunOptions, outcome: RunOutcome) -> str | None:
     """Play `pending` in `workers` processes, folding their games and meters into `outcome`;
     None when every game was played (or the budget stopped them), else why not (a worker
@@ -130,7 +131,7 @@ async def _play(share: Share, counts: Any, meters: Any, stop: Any) -> tuple[bool
         meters[mine] = meter.snapshot()
         return sum(meters[METER * i] for i in range(share.workers)) >= share.budget
 
-    games = Matches(server, share.campaign, share.matches, share.on_bot_failure,
+    games = Matches(server, share.matches, share.on_bot_failure, campaign=share.campaign,
                     budget_reached=budget_reached)
     playing = asyncio.create_task(games.play(share.concurrency))
     parent, stopped = os.getppid(), False
@@ -140,10 +141,13 @@ async def _play(share: Share, counts: Any, meters: Any, stop: Any) -> tuple[bool
             meters[mine] = meter.snapshot()
             if stop.value or os.getppid() != parent:  # asked to stop, or the parent is gone
                 stopped = True
-                playing.cancel()
+                await games.stop()  # voids the games in flight; `playing` then returns
                 break
             await asyncio.wait({playing}, timeout=POLL)
-        if not stopped:
+        if stopped:  # the tables in flight are closing: let them end as void
+            with contextlib.suppress(Exception):
+                await playing
+        else:
             playing.result()  # a failure in the games is this worker's failure
     finally:
         await server.stop()  # voids a game still playing
