@@ -187,9 +187,8 @@ class _Driver:
     async def run(self) -> None:
         options, meter = self.options, self.outcome.meter
         task = self.ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(play_batch)
-        slots = TASKS_PER_CPU * max(1, int(self.ray.cluster_resources().get("CPU", 1)))
-        modules = tuple(sorted({m for _, _, match in self.pending
-                                for m in env_modules(get(match.env_id))}))
+        envs = {match.env_id for _, _, match in self.pending}
+        modules = tuple(sorted({m for env in envs for m in env_modules(get(env))}))
         progress = None if options.quiet else Progress(
             options.label, len(self.pending), lambda: (self.done, self.actions), sys.stderr,
             extra=lambda: spend_line(meter, options.budget))
@@ -198,6 +197,7 @@ class _Driver:
         try:
             async with drawn(progress):
                 while True:
+                    slots = self._slots()  # nodes may join or leave
                     while len(flying) < slots and sent < len(self.pending):
                         if reached(meter.cost, options.budget):
                             self.outcome.budget_reached = True
@@ -224,6 +224,9 @@ class _Driver:
                 assert self.server.store is not None
                 envs = sorted(self.envs)
                 await self.server.store.write(lambda c: rebuild_ratings(c, envs))
+
+    def _slots(self) -> int:
+        return TASKS_PER_CPU * max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def _size(self, free: int, left: int) -> int:
         """The next batch's size: BATCH_SECONDS of a task's games at the rate seen so far, and

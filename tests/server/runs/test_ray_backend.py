@@ -23,6 +23,9 @@ from server.cli import main
 from server.runs.campaign.manifest import Manifest, Match
 from server.runs.campaign.options import RunError, RunOptions, RunOutcome
 from server.runs.campaign.runner import open_server, play
+from tests.fakes import FakeOpenAI
+from tests.fakes.seating import FAST
+from tests.server.runs.test_campaign import Endpoint
 from tests.server.runs.test_honest_sim import closed_port
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,12 +37,16 @@ pytestmark = pytest.mark.xdist_group("ray")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from tests.server.runs import crash_once_bot
 
-    marker = tmp_path_factory.mktemp("crash") / "crashed"
+    folder = tmp_path_factory.mktemp("ray")
+    marker = folder / "crashed"
+    prices = folder / "prices.json"  # $1 a million prompt tokens: a fake call costs $0.001
+    prices.write_text(json.dumps({"openai-compatible:m": {"input": 1.0, "output": 0.0}}))
     # The workers find the tests' bots (this checkout first) and the crash bot's marker.
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
              log_to_driver=False, runtime_env={"env_vars": {
-                 "PYTHONPATH": path, crash_once_bot.MARKER: str(marker)}})
+                 "PYTHONPATH": path, crash_once_bot.MARKER: str(marker),
+                 "PARLOR_PRICES": str(prices)}})
     try:
         yield ray.get_runtime_context().gcs_address, marker
     finally:
@@ -48,8 +55,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def blotto(seats: tuple[str, ...] = ("random", "scripted:adaptive"), games: int = 12,
-           tag: str = "ray-test") -> Manifest:
-    return Manifest(tag, True, tuple(Match("colonel-blotto", None, seats, seed)
+           tag: str = "ray-test", preset: str | None = None) -> Manifest:
+    return Manifest(tag, True, tuple(Match("colonel-blotto", preset, seats, seed)
                                      for seed in range(games)))
 
 
@@ -61,12 +68,12 @@ def impostor(tmp: Path) -> Manifest:
     return Manifest.read(path)
 
 
-def run(db: Path, manifest: Manifest, backend: str) -> RunOutcome:
+def run(db: Path, manifest: Manifest, backend: str, budget: float | None = None) -> RunOutcome:
     async def go() -> RunOutcome:
         server = await open_server(str(db), manifest)
         try:
-            return await play(server, str(db), manifest,
-                              RunOptions(concurrency=2, quiet=True, backend=backend))
+            return await play(server, str(db), manifest, RunOptions(
+                concurrency=2, quiet=True, backend=backend, budget=budget))
         finally:
             await server.stop()
 
@@ -156,3 +163,20 @@ def test_an_unreachable_llm_seat_is_found_on_the_cluster_before_any_game(cluster
     assert f"{spec} cannot play: endpoint" in str(refused.value)
     assert "no game was played" in str(refused.value) and refused.value.status == 1
     assert stored(tmp_path / "db") == {}
+
+
+def test_the_budget_counts_finished_batches_and_a_rerun_finishes(cluster, tmp_path):
+    with FakeOpenAI(responder=Endpoint()) as fake:  # the nodes call it: keys and all are theirs
+        spec = f"openai-compatible:m@{fake.base_url}?{FAST}"
+        manifest = blotto(seats=(spec, spec), games=12, tag="ray-budget", preset="small")
+        # A game is 5 rounds of 2 calls: $0.01. The first batches go out before any spend is
+        # known (2 games per task, 4 tasks): their games are played, and no batch after them.
+        first = run(tmp_path / "db", manifest, "ray", budget=0.025)
+        assert first.budget_reached and 2 <= first.played < 12
+        assert (first.meter.calls, first.meter.cost) == (10 * first.played,
+                                                         pytest.approx(first.played * 0.01))
+        assert len(stored(tmp_path / "db")) == first.played
+        rest = run(tmp_path / "db", manifest, "ray", budget=1.0)
+    assert (rest.already, rest.played, rest.budget_reached) == (first.played, 12 - first.played,
+                                                                False)
+    assert set(stored(tmp_path / "db")) == set(manifest.keys)
