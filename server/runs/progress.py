@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import TextIO
 
 TTY_EVERY = 0.25  # seconds between redraws on a terminal
@@ -70,6 +71,20 @@ class Progress:
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+
+@asynccontextmanager
+async def drawn(progress: Progress | None) -> AsyncIterator[None]:
+    """Draw `progress` (None: nothing) while the block runs, and its final line after it, after
+    ctrl-c too: how far it got."""
+    drawing = asyncio.create_task(progress.run()) if progress is not None else None
+    try:
+        yield
+    finally:
+        if drawing is not None:
+            drawing.cancel()
+        if progress is not None:
+            progress.finish()
 
 
 def _duration(seconds: float) -> str:

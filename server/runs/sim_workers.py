@@ -86,7 +86,7 @@ def run_workers(args: argparse.Namespace, env: Env, overrides: dict[str, Any],
         stop = ctx.RawValue("b", 0)
         progress = None if args.quiet else Progress(
             "parlor sim", args.games, lambda: (sum(counts[0::2]), sum(counts[1::2])), sys.stderr)
-        jobs = [_Job(i, args.workers, args, overrides, db, instances[i], _modules(env))
+        jobs = [_Job(i, args.workers, args, overrides, db, instances[i], env_modules(env))
                 for i in range(args.workers)]
         workers = start(ctx, _work, jobs, counts, stop, "parlor-sim")
         cleanup.callback(kill_all, workers)  # whatever happens, no worker outlives the run
@@ -149,7 +149,7 @@ async def _prepare(db: str) -> int:
         await store.close()
 
 
-def _modules(env: Env) -> tuple[str, ...]:
+def env_modules(env: Env) -> tuple[str, ...]:
     """Modules a fresh interpreter must import to know this env and its scripted bots when
     they were registered outside engine/ and bots/ (the test envs, say)."""
     found = {type(env).__module__}

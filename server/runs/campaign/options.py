@@ -11,6 +11,20 @@ from bots.llm.meter import Meter, describe_errors
 BACKENDS = ("local", "ray")
 
 
+class RunError(Exception):
+    """Why a campaign cannot run, in one line; the command exits with `status`."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def unreachable_error(failed: Mapping[str, str]) -> RunError:
+    """The error for LLM seats whose key or endpoint did not answer ({spec: why})."""
+    return RunError("; ".join(f"{spec} cannot play: {why}" for spec, why in failed.items())
+                    + "; no game was played (`parlor bots check SPEC` says more)", 1)
+
+
 @dataclass(frozen=True)
 class RunOptions:
     concurrency: int = 1  # games at once, per process

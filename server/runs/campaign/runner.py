@@ -25,21 +25,20 @@ from typing import Any
 from server.net.app import Server
 from server.net.serve import tune_gc
 from server.runs.campaign.manifest import Manifest, Planned
-from server.runs.campaign.options import RunOptions, RunOutcome, reached, spend_line
+from server.runs.campaign.options import (
+    RunError,
+    RunOptions,
+    RunOutcome,
+    reached,
+    spend_line,
+    unreachable_error,
+)
 from server.runs.games import Matches
-from server.runs.progress import Progress
+from server.runs.progress import Progress, drawn
 from server.store.store import Store
 from server.tables.policy import BotPolicy
 from server.tables.seating import split_spec
 from server.wire import protocol as p
-
-
-class RunError(Exception):
-    """Why a campaign cannot run, in one line; the command exits with `status`."""
-
-    def __init__(self, message: str, status: int = 2) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 async def open_server(db: str, manifest: Manifest, policy: BotPolicy | None = None) -> Server:
@@ -84,7 +83,9 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
     outcome = RunOutcome(len(manifest.games), len(done), 0, server.llm_clients.meter)
     if not pending:
         return outcome
-    await check_endpoints({split_spec(s)[1] for _, _, m in pending for s in m.specs})
+    specs = {split_spec(s)[1] for _, _, m in pending for s in m.specs}
+    if options.backend != "ray":  # on Ray, where the keys are: a node checks them
+        await check_endpoints(specs)
     if done and not options.quiet:
         print(f"{options.label}: {len(done)} of {len(manifest.games)} games already stored; "
               f"playing {len(pending)}", file=sys.stderr, flush=True)
@@ -92,7 +93,7 @@ async def play(server: Server, db: str, manifest: Manifest, options: RunOptions)
         if options.backend == "ray":
             from server.runs.campaign.ray_backend import play_on_ray
 
-            await play_on_ray(server, manifest, pending, options, outcome)
+            await play_on_ray(server, manifest, pending, specs, options, outcome)
         elif options.workers > 1 and len(pending) > 1:
             from server.runs.campaign.workers import play_in_workers
 
@@ -117,16 +118,12 @@ async def _play_here(server: Server, manifest: Manifest, pending: Sequence[Plann
     progress = None if options.quiet else Progress(
         options.label, len(pending), games.counts, sys.stderr,
         extra=lambda: spend_line(meter, options.budget))
-    drawing = asyncio.create_task(progress.run()) if progress else None
     try:
-        await games.play(options.concurrency)
+        async with drawn(progress):
+            await games.play(options.concurrency)
     finally:
-        if drawing is not None:
-            drawing.cancel()
         outcome.played = games.done
         outcome.budget_reached = games.budget_stopped
-        if progress is not None:
-            progress.finish()  # after ctrl-c too: how far it got
 
 
 async def check_endpoints(specs: set[str]) -> None:
@@ -136,8 +133,7 @@ async def check_endpoints(specs: set[str]) -> None:
 
     failed = await unreachable(specs)
     if failed:
-        raise RunError("; ".join(f"{spec} cannot play: {why}" for spec, why in failed.items())
-                       + "; no game was played (`parlor bots check SPEC` says more)", 1)
+        raise unreachable_error(failed)
 
 
 async def status(db: str, manifest: Manifest) -> dict[str, Any]:

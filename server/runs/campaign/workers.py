@@ -91,6 +91,20 @@ def play_in_workers(db: str, manifest: Manifest, pending: Sequence[Planned],
         kill_all(pool)
 
 
+async def headless_server(db: str, tag: str, rated: bool,
+                          limits: Mapping[str, tuple[int, int]]) -> Server:
+    """A server without a socket on `db`, for a campaign's games under its tag, as a process
+    that plays a share of them opens it (a `--workers` process, a Ray task): the user's own
+    seat specs, the endpoint limits, the collector tuned as `parlor serve`'s. It voids nothing:
+    the run's driver did."""
+    server = Server(db, durability="game", instance=tag, bot_policy=BotPolicy.command_line(),
+                    rated=rated)
+    server.store = await Store.open(db, tag)
+    tune_gc()
+    server.llm_clients.endpoint_limits = dict(limits)
+    return server
+
+
 # -- in the worker -----------------------------------------------------------------------------
 def _play_share(share: Share, shared: Any, stop: Any, results: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (inherited already; see pool.start)
@@ -107,11 +121,7 @@ def _play_share(share: Share, shared: Any, stop: Any, results: Any) -> None:
 async def _play(share: Share, counts: Any, meters: Any, stop: Any) -> tuple[bool, bool]:
     """Play this worker's games; (stopped before the end: its games in flight are voided, as
     one process voids them; the budget stopped it)."""
-    server = Server(share.db, durability="game", instance=share.tag,
-                    bot_policy=BotPolicy.command_line(), rated=share.rated)
-    server.store = await Store.open(share.db, share.tag)
-    tune_gc()
-    server.llm_clients.endpoint_limits = dict(share.limits)
+    server = await headless_server(share.db, share.tag, share.rated, share.limits)
     meter = server.llm_clients.meter
     mine = slice(METER * share.index, METER * (share.index + 1))
 

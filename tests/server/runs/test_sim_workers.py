@@ -106,7 +106,7 @@ def test_workers_must_be_at_least_one(value, capsys):
 
 
 def test_a_failing_worker_is_reported_and_the_run_fails(monkeypatch, capsys):
-    monkeypatch.setattr(sim_workers, "_modules", lambda env: ("tests.no_such_module",))
+    monkeypatch.setattr(sim_workers, "env_modules", lambda env: ("tests.no_such_module",))
     assert main(BLOTTO + ["--workers", "2", "--quiet"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
