@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+HERE = Path(__file__).resolve().parent
 GAMES = [("three-player-ipd", {"rounds": 50, "communication_turns": 3}, (100_000, 600)),
          ("colonel-blotto", {"rounds": 1000}, (100_000, 700))]
 
@@ -30,23 +32,15 @@ GAMES = [("three-player-ipd", {"rounds": 50, "communication_turns": 3}, (100_000
 async def play(env_id: str, overrides: dict[str, Any], budget: int) -> list[float]:
     """Seconds of `decide` per decision, in the game's order."""
     from bots.llm.bot import LLMBot
-    from bots.llm.providers import Completion, Provider
     from bots.llm.spec import parse_spec
     from bots.random_bot import RandomBot
     from engine.registry import get
 
-    class Canned(Provider):
-        reply = ""
-
-        def _make_client(self) -> Any:
-            return None
-
-        async def _create(self, system: str, messages: list[dict[str, str]],
-                          params: dict[str, Any]) -> Any:
-            return self.reply
-
-        def _read(self, response: Any) -> Completion:
-            return Completion(response, 1, 1, 0, "stop", 0.0)
+    # this checkout's fake provider, beside --root's code
+    canned = importlib.util.spec_from_file_location("canned", HERE.parent / "tests/fakes/canned.py")
+    assert canned is not None and canned.loader is not None
+    module = importlib.util.module_from_spec(canned)
+    canned.loader.exec_module(module)
 
     env = get(env_id)
     environ = {"OPENAI_API_KEY": "sk-bench"}
@@ -54,7 +48,7 @@ async def play(env_id: str, overrides: dict[str, Any], budget: int) -> list[floa
     players = env.default_players()
     game = env.new_game(env.config(None, overrides), 1, players)
     movers = [RandomBot(seat) for seat in range(players)]
-    bots = [LLMBot(spec, env_id, seat, environ=environ, provider=Canned(spec, "sk-bench"))
+    bots = [LLMBot(spec, env_id, seat, environ=environ, provider=module.CannedProvider(spec, "sk-bench"))
             for seat in range(players)]
     memories: list[dict[str, Any]] = [{} for _ in range(players)]
     spent: list[float] = []
@@ -91,7 +85,7 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent),
+    parser.add_argument("--root", default=str(HERE.parent),
                         help="the checkout whose code runs (default: this one)")
     arguments = parser.parse_args()
     sys.path.insert(0, str(Path(arguments.root).resolve()))

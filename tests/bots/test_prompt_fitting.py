@@ -18,11 +18,11 @@ from bots.llm.context import (
     estimate_tokens,
     most_that_fit,
 )
-from bots.llm.providers import Completion, Provider
 from bots.llm.spec import parse_spec
 from bots.prompts.base import PromptBuilder
 from bots.random_bot import RandomBot
 from engine.registry import get
+from tests.fakes.canned import CannedProvider
 
 
 def reference_prompt(builder: PromptBuilder, view: Mapping[str, Any],
@@ -53,22 +53,6 @@ def reference_prompt(builder: PromptBuilder, view: Mapping[str, Any],
 
 
 
-class Canned(Provider):
-    """Answers every call with `reply`, in this process (no HTTP)."""
-
-    reply = ""
-
-    def _make_client(self) -> Any:
-        return None
-
-    async def _create(self, system: str, messages: list[dict[str, str]],
-                      params: dict[str, Any]) -> Any:
-        return self.reply
-
-    def _read(self, response: Any) -> Completion:
-        return Completion(response, 1, 1, 0, "stop", 0.0)
-
-
 GAMES = [("three-player-ipd", {"rounds": 30, "communication_turns": 2}),
          ("colonel-blotto", {"rounds": 60}),
          ("codenames", {}),
@@ -85,7 +69,7 @@ async def test_prompts_of_a_long_game_are_the_reference_ones(env_id, overrides):
         game = env.new_game(env.config(None, overrides), 5, env.default_players())
         players = env.default_players()
         movers = [RandomBot(seat) for seat in range(players)]
-        bots = [LLMBot(spec, env_id, seat, environ=environ, provider=Canned(spec, "sk-test"))
+        bots = [LLMBot(spec, env_id, seat, environ=environ, provider=CannedProvider(spec, "sk-test"))
                 for seat in range(players)]
         memories: list[dict[str, Any]] = [{} for _ in range(players)]
         while not game.over:
