@@ -31,7 +31,6 @@ from bots.base import BotError
 from bots.registry import BotSpecError, make_bot
 from engine.core import Config, Env, Result
 from server.net.app import Server
-from server.net.serve import tune_gc
 from server.reports.league import StoredGame
 from server.runs.games import SCRATCH_DB, Matches
 from server.runs.league_workers import play_in_workers
@@ -207,7 +206,6 @@ async def _play(args: argparse.Namespace, db: str, tag: str, matches: Sequence[M
         server.store = await Store.open(db, tag)
     except (OSError, sqlite3.Error, RuntimeError) as e:  # a folder, a newer schema, ...
         raise LeagueError(f"cannot open the database {db}: {e}") from None
-    tune_gc()  # as `parlor sim` does (benchmarks/llm_pace.py)
     progress: Progress | None = None
     drawing: asyncio.Task[None] | None = None
     try:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.net.app import Server
-from server.net.serve import tune_gc
 from server.runs.games import Matches
 from server.runs.pool import Outcome, kill_all, start, supervise
 from server.runs.progress import Progress
@@ -86,7 +85,6 @@ async def _play(share: Share, counts: Any, stop: Any) -> bool:
     server = Server(share.db, durability="game", instance=share.tag,
                     bot_policy=BotPolicy.command_line(), rated=share.rated)
     server.store = await Store.open(share.db, share.tag)
-    tune_gc()  # as `parlor sim` does (benchmarks/llm_pace.py)
     games = Matches(server, share.matches, share.on_bot_failure)
     playing = asyncio.create_task(games.play(share.concurrency))
     parent, stopped = os.getppid(), False
