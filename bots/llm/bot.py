@@ -86,7 +86,10 @@ class LLMBot(Bot):
         started = time.perf_counter()
         settings, builder = self.spec.settings, self.builder
         params = builder.sampling(settings, builder.phase(view, legal))
-        prompt = build_prompt(builder, view, legal, settings.context_tokens, memory)
+        stats = memory.setdefault("llm", {"decisions": 0, "reasks": 0, "history_cuts": 0})
+        prompt = build_prompt(builder, view, legal, settings.context_tokens, memory,
+                              stats.get("kept"))
+        stats["kept"] = prompt.history - prompt.cut  # where the next decision's search starts
         tally = Decision(action="")  # summed usage of this decision's calls; filled in below
         tally.transcript += [
             {"role": "system", "content": prompt.system},
@@ -120,7 +123,6 @@ class LLMBot(Bot):
         tally.transcript.append({"action": action, "accepted_by_parser": verdict is None,
                                  "error": verdict.message if verdict else None})
         builder.remember(view, legal, reply, action, memory)
-        stats = memory.setdefault("llm", {"decisions": 0, "reasks": 0, "history_cuts": 0})
         stats["decisions"] += 1
         stats["reasks"] += reasks
         stats["history_cuts"] += prompt.cut > 0

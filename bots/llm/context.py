@@ -8,7 +8,7 @@ settings is the budget for system + user text, leaving the rest of the window fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,30 +53,60 @@ def _with_notes(instruction: str, notes: str) -> str:
 
 
 def build_prompt(builder: PromptBuilder, view: Mapping[str, Any], legal: Mapping[str, Any],
-                 budget_tokens: int, memory: Mapping[str, Any] | None = None) -> Prompt:
-    """`memory` is the bot's memory for its seat: the builder may show notes it keeps there."""
+                 budget_tokens: int, memory: Mapping[str, Any] | None = None,
+                 start: int | None = None) -> Prompt:
+    """`memory` is the bot's memory for its seat: the builder may show notes it keeps there.
+    `start`: the history entries kept at the seat's previous decision, where the search for
+    what fits now begins (it ends where a search from nothing would)."""
     system = builder.system(view, legal)
     instruction = _with_notes(builder.instruction(view, legal),
                               builder.notes(view, legal, memory or {}))
     total = builder.history_length(view)
     room = budget_tokens - estimate_tokens(system)
-
-    def fits(keep: int) -> bool:
-        return estimate_tokens(_compose(builder, view, keep, total, instruction)) <= room
-
     whole = _compose(builder, view, total, total, instruction)
     if estimate_tokens(whole) <= room:  # the usual case: one rendering per decision
         return Prompt(system, whole, total, 0)
-    # The size grows with `keep`: binary-search the most recent entries that still fit.
-    lo, hi = 0, total
+    rendered: dict[int, str] = {}
+
+    def fits(keep: int) -> bool:
+        if keep not in rendered:
+            rendered[keep] = _compose(builder, view, keep, total, instruction)
+        return estimate_tokens(rendered[keep]) <= room
+
+    keep = most_that_fit(fits, total - 1, start)
+    if fits(keep):
+        return Prompt(system, rendered[keep], total, total - keep)
+    user, dropped = _cut_lines(rendered[keep], max(room, 1) * CHARS_PER_TOKEN)
+    return Prompt(system, user, total, total - keep, dropped)
+
+
+def most_that_fit(fits: Callable[[int], bool], top: int, start: int | None = None) -> int:
+    """The most recent history entries, at most `top`, that fit (0 when none does); the size
+    grows with what is kept. From `start` (where the last decision's cut fell; the history
+    has grown by an entry or two since) it gallops up or down to the answer, so that a seat
+    whose history is cut every decision renders its prompt two or three times, not the
+    log2(history) + 2 times of a search from nothing."""
+    lo, hi = 0, top
+    if start is not None and top >= 0:
+        start, step = min(max(start, 0), top), 1
+        if fits(start):
+            lo = start
+            while lo + step <= hi:
+                if not fits(lo + step):
+                    hi = lo + step - 1
+                    break
+                lo, step = lo + step, step * 2
+        else:
+            hi = start - 1
+            while start - step > 0:
+                if fits(start - step):
+                    lo = start - step
+                    break
+                hi, step = start - step - 1, step * 2
     while lo < hi:
         mid = (lo + hi + 1) // 2
         lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
-    user = _compose(builder, view, lo, total, instruction)
-    if fits(lo):
-        return Prompt(system, user, total, total - lo)
-    user, dropped = _cut_lines(user, max(room, 1) * CHARS_PER_TOKEN)
-    return Prompt(system, user, total, total - lo, dropped)
+    return max(lo, 0)
 
 
 def _cut_lines(text: str, max_chars: int) -> tuple[str, int]:

@@ -170,11 +170,13 @@ class OpenAIProvider(Provider):
             "messages": [{"role": "system", "content": system}, *messages]}
         tokens_key = "max_completion_tokens" if self.spec.provider == "openai" else "max_tokens"
         body[tokens_key] = params["max_tokens"]
-        for key in ("temperature", "top_p", "reasoning_effort"):
-            if params.get(key) is not None:
-                body[key] = params[key]
+        if params.get("reasoning_effort") is not None:  # the keys in create()'s order
+            body["reasoning_effort"] = params["reasoning_effort"]
         if self.spec.settings.seed is not None:
             body["seed"] = self.spec.settings.seed
+        for key in ("temperature", "top_p"):
+            if params.get(key) is not None:
+                body[key] = params[key]
         # The body as `chat.completions.create` would send it, posted through the same client
         # (same request, errors and retries): create() first runs a type-driven transform over
         # the body, which changes nothing in one of plain strings and numbers, and builds
@@ -205,30 +207,33 @@ class AnthropicProvider(Provider):
 
     async def _create(self, system: str, messages: list[dict[str, str]],
                       params: dict[str, Any]) -> Any:
-        kwargs: dict[str, Any] = {}
-        # This SDK version no longer lists sampling knobs; the API still takes them in the body.
-        extra = {k: params[k] for k in ("temperature", "top_p") if params.get(k) is not None}
-        if extra:
-            kwargs["extra_body"] = extra
+        # The body as `messages.create` would send it (its keys in the same order; the client
+        # adds the same headers, anthropic-version and auth included), posted through the same
+        # client, the answer read as JSON rather than into pydantic models: as OpenAIProvider.
+        body: dict[str, Any] = {"max_tokens": params["max_tokens"], "messages": messages,
+                                "model": self.spec.model}
         if params.get("reasoning_effort") is not None:
-            kwargs["output_config"] = {"effort": params["reasoning_effort"]}
-        return await self.client().messages.create(
-            model=self.spec.model, system=system, messages=messages,
-            max_tokens=params["max_tokens"], **kwargs)
+            body["output_config"] = {"effort": params["reasoning_effort"]}
+        body["system"] = system
+        # This SDK version no longer lists sampling knobs; the API still takes them in the body.
+        for key in ("temperature", "top_p"):
+            if params.get(key) is not None:
+                body[key] = params[key]
+        raw = await self.client().post("/v1/messages", body=body, cast_to=bytes)
+        return orjson.loads(raw)
 
     def _read(self, response: Any) -> Completion:
         try:
-            blocks = response.content
-            usage = response.usage
-            text = "".join(b.text for b in blocks if getattr(b, "type", "") == "text")
-        except (AttributeError, TypeError):
+            text = "".join(b["text"] for b in response["content"] if b.get("type") == "text")
+            usage = response.get("usage") or {}
+            cached = usage.get("cache_read_input_tokens") or 0
+            written = usage.get("cache_creation_input_tokens") or 0
+            prompt = (usage.get("input_tokens") or 0) + cached + written
+            return Completion(text, prompt, usage.get("output_tokens") or 0, cached,
+                              response.get("stop_reason"), 0.0)
+        except (AttributeError, KeyError, TypeError):
             raise ProviderError(f"response without a message: {_short(repr(response))}",
                                 retryable=True) from None
-        cached = getattr(usage, "cache_read_input_tokens", 0) or 0
-        written = getattr(usage, "cache_creation_input_tokens", 0) or 0
-        prompt = (getattr(usage, "input_tokens", 0) or 0) + cached + written
-        return Completion(text, prompt, getattr(usage, "output_tokens", 0) or 0, cached,
-                          getattr(response, "stop_reason", None), 0.0)
 
 
 def make_provider(spec: LLMSpec, api_key: str, clients: ClientPool | None = None) -> Provider:
