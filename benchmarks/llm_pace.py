@@ -14,9 +14,9 @@ Rows, per repeat:
 - bare: calls/s of `--concurrency` tasks each looping the SDK's `create` (OpenAI's
   `client.chat.completions.create`, Anthropic's `client.messages.create`) on one shared client,
   with a Colonel Blotto first-turn prompt: the targets' yardstick;
-- bare post: the same loop on Parlor's own call path (`client.post` of the prebuilt body, the
-  answer's JSON read with orjson): its CPU per call is the SDK's (with httpx's) as Parlor calls
-  it;
+- bare post: the same loop on Parlor's own call path (`client.post` of the prebuilt body on
+  the SDK's aiohttp transport, the answer's JSON read with orjson): its CPU per call is the
+  SDK's (with its transport's) as Parlor calls it;
 - sim: `parlor sim colonel-blotto` with two seats on the endpoint (`openai-compatible:` or
   `anthropic:`),
   `--concurrency` / 2 games at once (two calls each: Blotto's moves are simultaneous), its
@@ -171,11 +171,14 @@ async def anthropic_call(client):
 
 async def main():
     if provider == "anthropic":
-        client, call = anthropic.AsyncAnthropic(api_key="fake", base_url=url, max_retries=0,
-                                                timeout=60), anthropic_call
+        sdk, call = anthropic, anthropic_call
     else:
-        client, call = openai.AsyncOpenAI(api_key="not-needed", base_url=url, max_retries=0,
-                                          timeout=60), openai_call
+        sdk, call = openai, openai_call
+    # Parlor's call path also takes the SDK's aiohttp transport; the bare `create` loop the
+    # SDK's default (httpx)
+    http = sdk.DefaultAioHttpClient(timeout=60) if post == "post" else None
+    kind = sdk.AsyncAnthropic if provider == "anthropic" else sdk.AsyncOpenAI
+    client = kind(api_key="not-needed", base_url=url, max_retries=0, timeout=60, http_client=http)
     stop = time.monotonic() + seconds
     async def one():
         while time.monotonic() < stop:
