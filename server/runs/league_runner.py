@@ -67,7 +67,7 @@ def run_command(command: str, args: argparse.Namespace, plan: Callable[[argparse
     except LeagueError as e:
         print(f"{command}: error: {e}", file=sys.stderr)
         return e.status
-    except Planned as e:
+    except PlanWritten as e:
         print(e)
         return 0
     print(report.render())
@@ -170,7 +170,7 @@ async def play_league(args: argparse.Namespace, tag: str, matches: Sequence[Matc
     return await play_scheduled(args, tag, matches, policy, rated=rated, collect=collect)
 
 
-class Planned(Exception):
+class PlanWritten(Exception):
     """The league's manifest was written (`--plan`): nothing is played or reported."""
 
 
@@ -192,7 +192,7 @@ async def play_scheduled(args: argparse.Namespace, tag: str, matches: Sequence[M
             manifest.write(args.plan)
         except ManifestError as e:
             raise LeagueError(str(e)) from None
-        raise Planned(f"{len(matches)} games planned in {args.plan} (campaign {manifest.id}); "
+        raise PlanWritten(f"{len(matches)} games planned in {args.plan} (campaign {manifest.id}); "
                       f"play them with `parlor campaign run {args.plan} --db FILE`")
     options = run_options(args)
     workers = options.workers
@@ -220,7 +220,7 @@ async def play_scheduled(args: argparse.Namespace, tag: str, matches: Sequence[M
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:
-    """A league's or campaign's command line as the runner's options."""
+    """A league's command line as the runner's options."""
     return RunOptions(concurrency=args.concurrency, workers=getattr(args, "workers", 1),
                       on_bot_failure=args.on_bot_failure, budget=getattr(args, "budget", None),
                       limits=dict(getattr(args, "limit", None) or {}), quiet=args.quiet,
