@@ -135,7 +135,8 @@ class Replay:
 
     @classmethod
     def from_file(cls, path: str | Path) -> Replay:
-        """A replay file written by `save` (no database needed)."""
+        """A replay file (`to_json`'s JSON, as `parlor replay --export` writes it): no
+        database needed."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -149,9 +150,6 @@ class Replay:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.data)
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), ensure_ascii=False), encoding="utf-8")
 
     # -- the rebuild --------------------------------------------------------------------------
     def _steps(self) -> Iterator[tuple[Game, int, list[Event]]]:
