@@ -37,7 +37,7 @@ class ReplayMismatch(ReplayError):
 @dataclasses.dataclass(frozen=True)
 class Decision:
     """What made a step. A bot's: its raw output, transcript (its reasoning) and usage (tokens,
-    latency) as stored. A person's: `think_seconds` (see `Replay.think_times`)."""
+    latency) as stored. A person's: `think_seconds` (see `Replay._steps`)."""
 
     index: int
     seat: int
@@ -152,9 +152,12 @@ class Replay:
         return dict(self.data)
 
     # -- the rebuild --------------------------------------------------------------------------
-    def _steps(self) -> Iterator[tuple[Game, int, list[Event]]]:
-        """(game, index, events the step made) for frame 0 and after each action, the stored
-        abort (if any) joined to the last frame."""
+    def _steps(self) -> Iterator[tuple[Game, int, list[Event], float | None]]:
+        """(game, index, events the step made, the action's think time) for frame 0 and after
+        each action, the stored abort (if any) joined to the last frame. A think time is the
+        action's stored `created` time less the moment the seat's turn began: the `created`
+        time of the action after which the seat was first awaited again (the game's `started`
+        time if it was awaited from the start); None where the replay holds no times."""
         env, data = self.env, self.data
         try:
             game = env.new_game(env.Config.from_json(data["config"]), int(data["seed"]),
@@ -166,7 +169,8 @@ class Replay:
         made = list(game.events)
         if last == 0:
             made += self._abort(game)
-        yield game, 0, made
+        began: dict[int, float | None] = dict.fromkeys(game.pending(), data.get("started"))
+        yield game, 0, made, None
         for i, action in enumerate(self.actions, 1):
             try:
                 made = list(env.replay_action(game, action))
@@ -175,7 +179,11 @@ class Replay:
                                      f"cannot be made again: {e}") from None
             if i == last:
                 made += self._abort(game)
-            yield game, i, made
+            at = data["actions"][i - 1].get("created")
+            turn = began.pop(action.seat, None)
+            for seat in game.pending():
+                began.setdefault(seat, at)
+            yield game, i, made, None if at is None or turn is None else max(at - turn, 0.0)
 
     def _abort(self, game: Game) -> list[Event]:
         reason = self.data.get("aborted")
@@ -184,7 +192,7 @@ class Replay:
     def check(self) -> None:
         """Rebuild the whole game and compare every event (type, data, visibility, step,
         clock) with the stored one; ReplayMismatch naming the first difference."""
-        rebuilt = [e for _, _, made in self._steps() for e in made]
+        rebuilt = [e for _, _, made, _ in self._steps() for e in made]
         self._compare(rebuilt)
 
     def _compare(self, rebuilt: list[Event]) -> None:
@@ -211,45 +219,26 @@ class Replay:
         if under:
             raise ReplayMismatch(f"the events match, but the game was{under}")
 
-    def think_times(self) -> list[float | None]:
-        """Each action's think time in seconds: its stored `created` time less the moment the
-        seat's turn began, which is the `created` time of the action after which the seat was
-        first awaited again (the game's `started` time if it was awaited from the start).
-        None when the file holds no times."""
-        times: list[float | None] = []
-        began: dict[int, float | None] = {}
-        started = self.data.get("started")
-        for game, i, _ in self._steps():
-            at = started if i == 0 else self.data["actions"][i - 1].get("created")
-            if i:
-                seat = self.actions[i - 1].seat
-                turn = began.pop(seat, None)
-                times.append(None if at is None or turn is None else max(at - turn, 0.0))
-            for seat in game.pending():
-                began.setdefault(seat, at)
-        return times
+    def _decision(self, index: int, think: float | None) -> Decision:
+        a, stored = self.actions[index], self.data["actions"][index]
+        kind = self.kinds[a.seat]
+        return Decision(index, a.seat, a.raw, a.outcome, a.error, kind, stored.get("raw_output"),
+                        stored.get("transcript"), stored.get("usage"), stored.get("latency_ms"),
+                        think if kind == "human" else None)
 
     def decisions(self) -> list[Decision]:
-        thinks = self.think_times()
-        found = []
-        for i, (a, stored) in enumerate(zip(self.actions, self.data["actions"], strict=True)):
-            kind = self.kinds[a.seat]
-            found.append(Decision(
-                i, a.seat, a.raw, a.outcome, a.error, kind, stored.get("raw_output"),
-                stored.get("transcript"), stored.get("usage"), stored.get("latency_ms"),
-                thinks[i] if kind == "human" else None))
-        return found
+        """Each action's decision (a person's think time as `_steps` says)."""
+        return [self._decision(i - 1, think) for _, i, _, think in self._steps() if i]
 
     def frames(self, seat: int | None = OMNISCIENT) -> list[Frame]:
         """Frame 0..n for `seat` (OMNISCIENT: everything). The rebuild is checked as it goes:
         a mismatch raises before any frame is returned."""
         if seat is not None and not 0 <= seat < self.data["players"]:
             raise ReplayError(f"no seat {seat}; seats are 0..{self.data['players'] - 1}")
-        decisions = self.decisions()
         name = dict(enumerate(self.names)).get
         describe = self.env.describer(lambda s: name(s) or self.env.seat_name(s))
         frames, rebuilt = [], []
-        for game, i, made in self._steps():
+        for game, i, made, think in self._steps():
             rebuilt += made
             if seat is None:
                 view = {"seats": {s: game.view(s) for s in range(game.players)},
@@ -260,9 +249,8 @@ class Replay:
                           else f"[to {', '.join(self.names[s] for s in e.visible_to)}] "
                                f"{describe(e, seat)}"
                           for e in made if seat is None or e.visible(seat))
-            decision = decisions[i - 1] if i else None
-            if seat is not None and decision is not None and decision.seat != seat:
-                decision = None
+            decision = self._decision(i - 1, think) if i and (
+                seat is None or self.actions[i - 1].seat == seat) else None
             frames.append(Frame(i, dict(game.clock), _plain(view), lines, decision))
         self._compare(rebuilt)
         return frames
@@ -271,7 +259,7 @@ class Replay:
         """(frame index, clock) where the env's clock (round, phase, tick...) changes: where
         a viewer jumps to a round, phase, meeting or vote. Frame 0 is always one."""
         found: list[tuple[int, Mapping[str, Any]]] = []
-        for game, i, _ in self._steps():
+        for game, i, _, _ in self._steps():
             clock = _plain(dict(game.clock))
             if not found or found[-1][1] != clock:
                 found.append((i, clock))

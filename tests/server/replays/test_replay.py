@@ -190,3 +190,20 @@ def test_the_command_prints_saves_and_reopens_a_replay_and_refuses_bad_input(db,
         assert err.startswith("parlor replay: ") and err.count("\n") == 1, err
     with pytest.raises(ReplayError, match="not a Parlor replay"):
         Replay({"format": "other"})
+
+
+def test_a_replay_opens_from_a_running_store_too(db):
+    import asyncio
+
+    from server.store.store import Store
+
+    async def frames() -> str:
+        store = await Store.open(db)
+        try:
+            gid = _games(db)["three-player-ipd"]
+            replay = await store.read_with(lambda conn: Replay.from_db(conn, gid))
+        finally:
+            await store.close()
+        return _frames_json(replay, 1)
+
+    assert asyncio.run(frames()) == _frames_json(_replay(db, "three-player-ipd"), 1)
