@@ -45,6 +45,14 @@ class Naming:
         return self._pattern.sub(lambda m: self.name(seats[m.group(0)]), text)
 
 
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """Seat names as every screen shows them: a name two seats share gets " #<seat>"."""
+    if len(set(names)) == len(names):
+        return list(names)
+    counts = {n: names.count(n) for n in names}
+    return [f"{n} #{i}" if counts[n] > 1 else n for i, n in enumerate(names)]
+
+
 @lru_cache(maxsize=64)
 def _own_names(own: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, int]]:
     seats: dict[str, int] = {}

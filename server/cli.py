@@ -23,6 +23,7 @@ from server.commands import (
     merge,
     play,
     ratings,
+    replay,
     report,
     serve,
     sim,
@@ -33,7 +34,8 @@ from server.store.location import DB_HELP
 # the command groups, in the order `parlor --help` lists them
 GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": league,
           "campaign": campaign,
-          "envs": envs, "export": export, "report": report, "ratings": ratings,
+          "envs": envs, "export": export, "report": report, "replay": replay,
+          "ratings": ratings,
           "maze": maze, "bots": bots, "study": study, "forget": forget,
           "merge": merge}
 

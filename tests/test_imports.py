@@ -1,6 +1,6 @@
 """Imports point one way: the engine loads no I/O library, the TUI never loads the engine, and
 each package of server/ imports only the ones below it (wire < store < tables < net < runs <
-commands; reports read the store)."""
+commands; reports and replays read the store)."""
 
 import ast
 import subprocess
@@ -50,6 +50,8 @@ LAYERS = {  # package -> what it must not import
                       "server.cli"),
     "server.reports": ("tui", "server.net", "server.tables", "server.runs", "server.commands",
                        "server.cli"),
+    "server.replays": ("tui", "server.net", "server.tables", "server.runs", "server.reports",
+                       "server.commands", "server.cli"),
     "server.net": ("tui", "server.runs", "server.reports", "server.commands", "server.cli"),
     "server.runs": ("tui", "server.commands", "server.cli"),
 }

@@ -629,14 +629,14 @@ class Store:
         players = self._read("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,))[0][0]
         archive = self.archive(game_id)
         return GameRecord(g["env"], g["rules_version"], json.loads(g["config"]), int(g["seed"]),
-                          players, archive.actions(0, _ALL),
-                          archive.events(0, _ALL) if events else [],
+                          players, archive.actions(0, ALL),
+                          archive.events(0, ALL) if events else [],
                           Result.from_json(json.loads(g["result"])) if g["result"] else None,
                           g["aborted"], json.loads(g["setup"]) if g["setup"] else {})
 
     def archive(self, game_id: int) -> GameArchive:
         """A game's stored events and actions, read back by range (`engine.core.Archive`)."""
-        return GameArchive(self, game_id)
+        return GameArchive(self._read, game_id)
 
     async def transcripts(self, game_id: int) -> dict[int, Any]:
         """The full LLM transcript of each action of a game that has one, by action index."""
@@ -801,21 +801,22 @@ def _visibility(stored: Any) -> Any:
     return "all" if stored == "all" else tuple(stored)
 
 
-_ALL = 2 ** 62  # a stop past any seq or step
+ALL = 2 ** 62  # a stop past any seq or step
 
 
 class GameArchive:
     """One game's stored events and actions (`engine.core.Archive`): what a live game let go of
-    (`Game.forget_old`) is read back from here, after anything queued is committed."""
+    (`Game.forget_old`) is read back from here, after anything queued is committed. `read`
+    runs a query (`Store._read`, or a replay's read-only connection)."""
 
-    def __init__(self, store: Store, game_id: int) -> None:
-        self.store, self.game_id = store, game_id
+    def __init__(self, read: Read, game_id: int) -> None:
+        self.read, self.game_id = read, game_id
 
     def events(self, start: int, stop: int) -> list[Event]:
         return [Event(e["seq"], e["step"], e["type"], json.loads(e["data"]),
                       _visibility(json.loads(e["visible_to"])),
                       json.loads(e["clock"]) if e["clock"] else {})
-                for e in self.store._read(
+                for e in self.read(
                     "SELECT seq, step, type, data, visible_to, clock FROM events "
                     "WHERE game_id = ? AND seq >= ? AND seq < ? ORDER BY seq",
                     (self.game_id, start, stop))]
@@ -826,13 +827,13 @@ class GameArchive:
                              a["outcome"], a["error"],
                              {} if a["latency_ms"] is None else {"latency_ms": a["latency_ms"]},
                              a["category"], bool(a["fatal"]))
-                for a in self.store._read(
+                for a in self.read(
                     "SELECT seat, step, raw, structured, outcome, error, latency_ms, category, "
                     "fatal FROM actions WHERE game_id = ? AND idx >= ? AND idx < ? ORDER BY idx",
                     (self.game_id, start, stop))]
 
     def first_event_at(self, step: int) -> int | None:
-        return self.store._read("SELECT min(seq) FROM events WHERE game_id = ? AND step >= ?",
+        return self.read("SELECT min(seq) FROM events WHERE game_id = ? AND step >= ?",
                                 (self.game_id, step))[0][0]
 
 

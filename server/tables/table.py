@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from bots.base import Bot, Decision
 from engine.core import Config, EngineError, Env, Event, Game
+from engine.describe import distinct_names
 from engine.records import GameRecord
 from server.store import ratings
 from server.store.store import GameArchive, Rows, Store, event_rows
@@ -207,11 +208,7 @@ class Table:
     def display_names(self) -> list[str]:
         """The one name every screen shows for each seat: the person's name, the bot's identity
         ("open seat" while a person's seat is free); names two seats share get " #<seat>"."""
-        names = [s.plain_display for s in self.seats]
-        if len(set(names)) == len(names):
-            return names
-        counts = Counter(names)
-        return [f"{n} #{i}" if counts[n] > 1 else n for i, n in enumerate(names)]
+        return distinct_names([s.plain_display for s in self.seats])
 
     def namer(self, names: list[str] | None = None) -> Callable[[int], str]:
         """Seat index -> display name, for the event texts the env writes."""
