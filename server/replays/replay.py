@@ -56,15 +56,21 @@ class Decision:
 class Frame:
     """The game after action `index`, from one perspective: `view` (a seat's view, or for the
     omniscient perspective every seat's and the hidden setup), the transcript `lines` new at
-    this step, the env's `clock`, and the `decision` that made the step (None for frame 0, and
+    this step, the env's `clock`, the `decision` that made the step (None for frame 0, and
     for a seat's perspective, None unless the seat made it: who acts when can be a secret, as
-    in Secret Mafia's night)."""
+    in Secret Mafia's night), and the `events` new at this step that the perspective saw (as
+    JSON: what env-specific viewers read, SocialGrid's ballots and meetings say)."""
 
     index: int
     clock: Mapping[str, Any]
     view: Mapping[str, Any]
     lines: tuple[str, ...]
     decision: Decision | None
+    events: tuple[Mapping[str, Any], ...] = ()
+
+    def blank(self) -> bool:
+        """No line, no event and no decision of its perspective's own at this step."""
+        return bool(self.index) and not self.lines and not self.events and self.decision is None
 
 
 def _plain(value: Any) -> Any:
@@ -245,15 +251,31 @@ class Replay:
                         "setup": game.hidden_setup()}
             else:
                 view = game.view(seat)
+            seen = [e for e in made if seat is None or e.visible(seat)]
             lines = tuple(describe(e, seat) if seat is not None or e.visible_to == "all"
                           else f"[to {', '.join(self.names[s] for s in e.visible_to)}] "
                                f"{describe(e, seat)}"
-                          for e in made if seat is None or e.visible(seat))
+                          for e in seen)
             decision = self._decision(i - 1, think) if i and (
                 seat is None or self.actions[i - 1].seat == seat) else None
-            frames.append(Frame(i, dict(game.clock), _plain(view), lines, decision))
+            frames.append(Frame(i, dict(game.clock), _plain(view), lines, decision,
+                                tuple(_event_json(e) for e in seen)))
         self._compare(rebuilt)
         return frames
+
+    def seen(self, seat: int | None = OMNISCIENT) -> list[Frame]:
+        """`frames(seat)` without the steps the seat saw nothing of: no line, event or decision
+        of its own, and the same view as before. What a viewer steps through: how many actions
+        others made unseen is itself something a seat did not see. The omniscient perspective
+        keeps every frame."""
+        frames = self.frames(seat)
+        if seat is None:
+            return frames
+        kept = [frames[0]]
+        for f in frames[1:]:
+            if not f.blank() or f.view != kept[-1].view:
+                kept.append(f)
+        return kept
 
     def jumps(self) -> list[tuple[int, Mapping[str, Any]]]:
         """(frame index, clock) where the env's clock (round, phase, tick...) changes: where
@@ -289,10 +311,8 @@ class Replay:
                f"- seed: {d['seed']}" + (f", game {d['game_id']}" if d.get("game_id") else ""),
                "- seats: " + "; ".join(f"{self.seat_label(s)} [{self.kinds[s]}]"
                                       for s in range(d["players"])), ""]
-        for f in self.frames(seat):
+        for f in self.seen(seat):
             dec = f.decision
-            if f.index and dec is None and not f.lines:
-                continue  # another seat's step this seat saw nothing of
             clock = ", ".join(f"{k} {v}" for k, v in f.clock.items())
             heading = _heading(f, self.names)
             out.append(f"## {heading[0].upper()}{heading[1:]}"
