@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from textual.widget import Widget
+
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.generic import GenericGame
 
@@ -36,3 +38,17 @@ def widget_for(env_info: dict[str, Any] | None) -> type[EnvWidget]:
     except (ImportError, AttributeError):
         return GenericGame
     return widget if isinstance(widget, type) and issubclass(widget, EnvWidget) else GenericGame
+
+
+# env id -> the panel a replay shows beside the env's widget ("module:Class" in this package): a
+# Widget with `show(replay: dict, frame: dict)`, given the `replay` message's whole-game part
+# (its `extras`) and the frame on screen. Envs without one show none.
+REPLAY_PANELS: dict[str, str] = {}
+
+
+def replay_panel_for(env_id: str) -> type[Widget] | None:
+    module, _, name = REPLAY_PANELS.get(env_id, "").partition(":")
+    if not module.startswith(PACKAGE) or not name:
+        return None
+    panel = getattr(importlib.import_module(module), name)
+    return panel if isinstance(panel, type) and issubclass(panel, Widget) else None
