@@ -2,7 +2,7 @@
 game behind a delay, rebuilt once per perspective in a worker thread and kept encoded.
 
 A perspective's build holds what every reply of it shares (env, names, jumps, extras...) and
-each frame as encoded JSON; a reply is the shared part and the one frame asked for. Builds are
+each frame as compressed JSON; a reply is the shared part and the one frame asked for. Builds are
 kept in an LRU cache bounded by their bytes; requests for a build under way wait for it rather
 than start another. A live table's game is rebuilt from the table's own game (memory, and the
 store for what the game let go of) cut at (actions so far - delay): nothing later is read."""
@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import functools
 import sqlite3
+import zlib
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -26,13 +27,14 @@ from server.tables.table import Table
 from server.wire import protocol as p
 
 CACHE_BYTES = 256 * 1024 * 1024  # encoded frames kept over all builds (docs/replays.md)
+COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
 TICKS = ("step", "timestep")  # clock counters that move every action: not a place to jump to
 
 
 @dataclasses.dataclass(frozen=True)
 class Build:
-    """One perspective of one game: the reply's shared fields and each frame encoded (or the
-    mismatch its rebuild found)."""
+    """One perspective of one game: the reply's shared fields and each frame encoded and
+    compressed (or the mismatch its rebuild found)."""
 
     header: Mapping[str, Any]
     frames: tuple[bytes, ...] = ()
@@ -45,7 +47,7 @@ class Build:
     def reply(self, ref: Any, at: int) -> dict[str, Any]:
         if self.mismatch is not None:
             raise p.ProtocolError(p.REPLAY_MISMATCH, self.mismatch, ref)
-        frame = orjson.loads(self.frames[min(at, len(self.frames) - 1)])
+        frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
         return p.message("replay", ref, **self.header, frame=frame)
 
 
@@ -91,9 +93,10 @@ def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
             events = [{"seq": seen + i, "step": at, "clock": e["clock"], "type": e["type"],
                        "data": e["data"]} for i, e in enumerate(events)]
             seen += len(events)
-        out.append(p.encode_bytes({
+        out.append(zlib.compress(p.encode_bytes({
             "at": at, "index": f.index if seat is None else None, "clock": f.clock,
-            "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}))
+            "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}),
+            COMPRESSION))
     return tuple(out)
 
 

@@ -15,8 +15,11 @@ import pytest
 
 from engine.registry import env_ids, get
 from server.cli import main
-from server.replays.replay import Frame, Replay
+from server.replays.replay import Frame, Replay, ReplayMismatch
+from server.store.study import parse_study
 from tests.server.conftest import Client
+from tests.server.net.test_play import play_until_over
+from tests.server.net.test_study import STUDY
 
 
 def _engine_envs() -> list[str]:  # not the envs tests register
@@ -99,3 +102,82 @@ async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_s
         past = await client.request("replay", game_id=game_id, at=10**9)
         assert past["frame"]["at"] == past["count"] - 1, env_id
     await client.close()
+
+
+def _error(msg: dict[str, Any], code: str) -> str:
+    assert msg["type"] == "error" and msg["code"] == code, msg
+    return msg["message"]
+
+
+async def test_what_cannot_be_replayed_is_refused_with_its_own_code(make_server, db):
+    games = _games(db)
+    blotto = games["colonel-blotto"]
+    server = await make_server()
+    with sqlite3.connect(db) as conn:  # a game another process on the file is playing
+        conn.execute("INSERT INTO games (table_id, env, rules_version, config, seed, started) "
+                     "SELECT 'elsewhere.t1', env, rules_version, config, seed, started FROM "
+                     "games WHERE id = ?", (blotto,))
+        running = conn.execute("SELECT max(id) FROM games").fetchone()[0]
+    ann = await Client.connect(server.url, "ann")
+    assert "no game 9999" in _error(await ann.request("replay", game_id=9999), "unknown_game")
+    assert "still being played" in _error(await ann.request("replay", game_id=running),
+                                          "forbidden")
+    assert "seats are 0..1" in _error(await ann.request("replay", game_id=blotto, seat=2),
+                                      "bad_seat")
+    _error(await ann.request("replay", table_id="t404"), "unknown_table")
+    for body in ({"game_id": blotto, "table_id": "t1"}, {}, {"seat": 0},
+                 {"game_id": blotto, "at": -1}, {"game_id": blotto, "seat": True},
+                 {"game_id": 0}, {"game_id": "1"}, {"game_id": blotto, "at": 1.5},
+                 {"game_id": blotto, "perspective": 0}):
+        _error(await ann.request("replay", **body), "bad_message")
+    stranger = await Client.connect(server.url)
+    _error(await stranger.request("replay", game_id=blotto), "hello_required")
+    # A table whose game has not begun.
+    table = (await ann.request("create_table", env="colonel-blotto",
+                               seats=["human", "human"]))["table"]
+    _error(await ann.request("replay", table_id=table["id"]), "unknown_game")
+    # A game under way at this server, by its id and by its table's.
+    playing = (await ann.request("create_table", env="colonel-blotto", seed=1, join_seat=0,
+                                 seats=["human", "random"]))["table"]
+    await ann.wait_for("your_turn")
+    gid = server.tables[playing["id"]].game_id
+    _error(await ann.request("replay", game_id=gid), "forbidden")
+    assert "--omniscient-delay" in _error(await ann.request("replay", table_id=playing["id"]),
+                                          "forbidden")
+    await ann.close()
+    await stranger.close()
+
+
+async def test_a_tampered_game_is_a_replay_mismatch_saying_where(make_server, db):
+    gid = _games(db)["colonel-blotto"]
+    with sqlite3.connect(db) as conn:  # the same troops on other fields
+        conn.execute("UPDATE actions SET raw = json_object('A', raw ->> 'B', 'B', raw ->> 'C', "
+                     "'C', raw ->> 'A') WHERE game_id = ? AND idx = 0", (gid,))
+    with pytest.raises(ReplayMismatch) as expected:
+        _replay(db, gid).seen(None)
+    server = await make_server()
+    ann = await Client.connect(server.url, "ann")
+    for seat in (None, 1, None):  # the second omniscient request is answered from the cache
+        body = {"game_id": gid} | ({} if seat is None else {"seat": seat})
+        message = _error(await ann.request("replay", **body), "replay_mismatch")
+        assert message == str(expected.value) and "differs" in message
+    await ann.close()
+
+
+async def test_a_study_server_replays_only_the_games_one_sat_in(make_server, db):
+    server = await make_server(study=parse_study(STUDY))
+    ann = await Client.connect(server.url, "ann")
+    agreed = await ann.request("consent", consent_hash=server.study.consent_hash, agree=True,
+                               answers={"english": "native"})
+    assert agreed["study"]["status"] == "agreed"
+    assert "only the games you played" in _error(
+        await ann.request("replay", game_id=_games(db)["colonel-blotto"]), "forbidden")
+    await ann.request("create_table", env="colonel-blotto", preset="small", seed=2,
+                      join_seat=0, seats=["human", "random"])
+    over = await play_until_over(ann)
+    own = await ann.request("replay", game_id=over["game_id"], seat=1)
+    assert own["type"] == "replay" and own["kinds"] == ["human", "bot"]
+    bob = await Client.connect(server.url, "bob")
+    _error(await bob.request("replay", game_id=over["game_id"]), "forbidden")
+    await ann.close()
+    await bob.close()
