@@ -53,10 +53,12 @@ class Build:
 
 def jump_label(clock: Mapping[str, Any]) -> str:
     """A clock as a short place name: its counters then its words ("meeting 1 vote",
-    "day 2 night", "round 3"), ticks left out."""
-    counters = [f"{k} {v}" for k, v in clock.items() if k not in TICKS and isinstance(v, int)]
-    words = [str(v) for k, v in clock.items() if k not in TICKS and not isinstance(v, int)]
-    return " ".join(counters + words) or "start"
+    "day 2 night", "round 3"), ticks and words that repeat a counter ("day 1 round 2", not
+    "... day") left out."""
+    counted = {k: v for k, v in clock.items() if k not in TICKS and isinstance(v, int)}
+    words = [str(v) for k, v in clock.items()
+             if k not in TICKS and k not in counted and str(v) not in counted]
+    return " ".join([f"{k} {v}" for k, v in counted.items()] + words) or "start"
 
 
 def _jumps(frames: Sequence[Frame]) -> list[dict[str, Any]]:

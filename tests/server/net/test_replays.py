@@ -181,3 +181,88 @@ async def test_a_study_server_replays_only_the_games_one_sat_in(make_server, db)
     _error(await bob.request("replay", game_id=over["game_id"]), "forbidden")
     await ann.close()
     await bob.close()
+
+
+# Secret Mafia, seed 7: seats 0 and 3 Villagers, 1 Detective, 2 Doctor, 4 and 5 Mafia. Two games
+# that differ only in their first night's hidden moves (the Mafia's notes, a Mafia member's
+# refused vote for a teammate, whom the Detective investigates); then the Mafia kill on.
+NIGHT_ONE = {
+    "a": {4: [{"target": "3", "note": "three"}], 5: [{"target": "3"}], 2: ["[0]"], 1: ["[4]"]},
+    "b": {4: [{"target": "3", "note": "something else entirely"}],
+          5: [{"target": "4"}, {"target": "3"}], 2: ["[0]"], 1: ["[5]"]}}
+
+
+async def _store_mafia_game(db: Path, variant: str) -> int:
+    """Play the game `variant` on the engine and store it as a table would."""
+    from server.store.store import Rows, Store, event_rows
+
+    env = get("secret-mafia")
+    game = env.new_game(env.config(None), 7, 6)
+    assert [r.name for r in game.roles] == ["Villager", "Detective", "Doctor", "Villager",
+                                            "Mafia", "Mafia"]
+    plan = {seat: list(moves) for seat, moves in NIGHT_ONE[variant].items()}
+    store = await Store.open(db)
+    try:
+        gid = await store.create_game(
+            table_id=f"mafia-{variant}", env=env.id, rules_version=env.rules_version,
+            preset=None, config=game.config.to_json(), seed=7,
+            seats=[{"identity": "random", "kind": "bot", "name": "random", "settings": {}}] * 6)
+        await store.write_rows(Rows(events=event_rows(gid, game.events)))
+        while not game.over:
+            seat, clock = min(game.pending()), game.clock
+            if clock["phase"] == "night" and clock["day"] == 1:
+                action = plan[seat].pop(0)
+            elif clock["phase"] == "night" and game.roles[seat].name == "Mafia":
+                action = {"target": game.legal(seat).fields[0].options[-1].id}
+            else:
+                action = game.default_action(seat)
+            events = game.act(seat, action)
+            await store.write_rows(store.action_rows(gid, game.step - 1, game.last_action(),
+                                                     events))
+        await store.finish_game(gid, record=game.record(), statuses={}, metrics={})
+    finally:
+        await store.close()
+    return gid
+
+
+async def _all_frames(client: Client, **body: Any) -> list[dict[str, Any]]:
+    """Every position's reply, without what names the game."""
+    first = await client.request("replay", **body)
+    assert first["type"] == "replay", first
+    replies = [first] + [await client.request("replay", **body, at=at)
+                         for at in range(1, first["count"])]
+    return [{k: v for k, v in r.items() if k not in ("ref", "game_id", "table_id")}
+            for r in replies]
+
+
+async def test_a_villagers_replay_hides_the_night_and_says_the_same_of_different_nights(
+        make_server, tmp_path):
+    db = tmp_path / "parlor.db"
+    a, b = await _store_mafia_game(db, "a"), await _store_mafia_game(db, "b")
+    server = await make_server()
+    ann = await Client.connect(server.url, "ann")
+    for villager in (0, 3):
+        seen_a = await _all_frames(ann, game_id=a, seat=villager)
+        seen_b = await _all_frames(ann, game_id=b, seat=villager)
+        assert seen_a == seen_b  # the same positions, frames and numbers, byte for byte
+        before_the_end = repr([r["frame"] for r in seen_a[:-1]])
+        for secret in ("three", "something else", "Mafia member", "fellow Mafia", "'Mafia'",
+                       "'mafia_vote'", "'mafia_target'", "'protected'", "'investigated'",
+                       "'invalid_move'"):
+            assert secret not in before_the_end, secret
+        assert "Your role: Villager" in before_the_end
+        end = seen_a[-1]["frame"]
+        revealed = [e for e in end["events"] if e["type"] == "setup_revealed"]
+        assert revealed and "Mafia" in repr(revealed) and "Detective" in repr(revealed)
+        assert all(r["frame"]["index"] is None for r in seen_a)
+        assert all(r["frame"]["decision"] is None or r["frame"]["decision"]["seat"] == villager
+                   for r in seen_a)
+    # From everywhere the two nights differ: one action more, the notes, the refused vote.
+    everywhere_a = await ann.request("replay", game_id=a)
+    everywhere_b = await ann.request("replay", game_id=b, at=10)
+    assert everywhere_b["count"] == everywhere_a["count"] + 1
+    night = repr([(await ann.request("replay", game_id=b, at=at))["frame"] for at in range(6)])
+    assert "something else entirely" in night and "invalid_move" in night
+    mafia = repr([r["frame"] for r in await _all_frames(ann, game_id=a, seat=4)])
+    assert "three" in mafia
+    await ann.close()
