@@ -6,6 +6,7 @@ real SQLite file the server then opens."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
 from pathlib import Path
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from bots.base import Bot, Decision
+from bots.registry import SCRIPTED, register_scripted
 from engine.registry import env_ids, get
 from server.cli import main
 from server.replays.replay import Frame, Replay, ReplayMismatch
@@ -265,4 +268,112 @@ async def test_a_villagers_replay_hides_the_night_and_says_the_same_of_different
     assert "something else entirely" in night and "invalid_move" in night
     mafia = repr([r["frame"] for r in await _all_frames(ann, game_id=a, seat=4)])
     assert "three" in mafia
+    await ann.close()
+
+
+class Gated(Bot):
+    """A bot that plays its planned moves, each only when the test lets it."""
+
+    def __init__(self, plan: list[str]) -> None:
+        self.plan = list(plan)
+        self.gate = asyncio.Semaphore(0)
+
+    async def decide(self, view, legal, memory):
+        await self.gate.acquire()
+        return Decision(self.plan.pop(0))
+
+
+@pytest.fixture
+def gated():
+    """Seats `scripted:gated` take the next of the bots queued here."""
+    queue: list[Gated] = []
+    register_scripted("colonel-blotto", "gated", "test bot")(lambda seed: queue.pop(0))
+    yield queue
+    SCRIPTED["colonel-blotto"].pop("gated")
+
+
+async def _until(check) -> None:
+    for _ in range(1000):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never happened")
+
+
+async def _gated_table(client: Client, server, queue: list[Gated], plans: list[list[str]]
+                       ) -> Any:
+    """A bot-only Blotto table whose two bots make their plans' moves, seat 0 then seat 1 each
+    round, and then wait: the table stays in play after them."""
+    bots = [Gated(plan) for plan in plans]
+    queue.extend(bots)
+    reply = await client.request("create_table", env="colonel-blotto", seed=3,
+                                 config={"rounds": 20, "win_rounds": 20},
+                                 seats=["scripted:gated"] * 2)
+    table = server.tables[reply["table"]["id"]]
+    assert [s.bot for s in table.seats] == bots
+    for made in range(sum(map(len, plans))):
+        bots[made % 2].gate.release()
+        await _until(lambda made=made: table.game is not None and table.game.step == made + 1)
+    return table
+
+
+SAME = [["[A7 B7 C6]", "[A10 B5 C5]"], ["[A6 B7 C7]", "[A5 B10 C5]"]]
+
+
+@pytest.mark.parametrize("durability", ["action", "game"])
+async def test_a_live_bot_table_is_watched_only_behind_its_delay(make_server, gated,
+                                                                 durability):
+    delay = 2
+    server = await make_server(omniscient_delay=delay, durability=durability)
+    ann = await Client.connect(server.url, "ann")
+    # Two tables alike but for their last `delay` moves (the third round): whoever watches
+    # them live sees the same, byte for byte.
+    one = await _gated_table(ann, server, gated, [SAME[0] + ["[A1 B1 C18]"],
+                                                  SAME[1] + ["[A18 B1 C1]"]])
+    other = await _gated_table(ann, server, gated, [SAME[0] + ["[A2 B16 C2]"],
+                                                    SAME[1] + ["[A2 B2 C16]"]])
+    assert one.status == other.status == "playing" and one.game.step == 6
+    seen = [await _all_frames(ann, table_id=t.id) for t in (one, other)]
+    assert seen[0] == seen[1]
+    assert seen[0][0]["live"] and seen[0][0]["seat"] is None
+    assert seen[0][0]["count"] == one.game.step - delay + 1  # positions 0..actions - delay
+    assert [r["frame"]["index"] for r in seen[0]] == list(range(one.game.step - delay + 1))
+    assert "C18" not in repr(seen[0]) and "C16" not in repr(seen[0])
+    past = await ann.request("replay", table_id=one.id, at=99)
+    assert past["frame"]["index"] == 4
+    assert "never from a seat" in _error(await ann.request("replay", table_id=one.id, seat=0),
+                                         "forbidden")
+    # As the game goes on, so does the view (the round of the last two moves shows now).
+    one.seats[0].bot.plan.append("[A3 B3 C14]")
+    one.seats[0].bot.gate.release()
+    await _until(lambda: one.game.step == 7)
+    later = await ann.request("replay", table_id=one.id, at=99)
+    assert later["count"] == 6 and "C18" in repr(later["frame"])
+    # A table with a person is not watched live, nor is one without its game yet.
+    person = await ann.request("create_table", env="colonel-blotto", seed=1, join_seat=0,
+                               seats=["human", "random"])
+    await ann.wait_for("your_turn")
+    assert "seats a person" in _error(
+        await ann.request("replay", table_id=person["table"]["id"]), "forbidden")
+    waiting = await ann.request("create_table", env="colonel-blotto", seats=["human", "random"])
+    _error(await ann.request("replay", table_id=waiting["table"]["id"]), "unknown_game")
+    # A finished table's id means its stored game.
+    done = await ann.request("create_table", env="colonel-blotto", preset="small", seed=4,
+                             seats=["random", "random"])
+    table = server.tables[done["table"]["id"]]
+    await _until(lambda: table.status == "over")
+    stored = await ann.request("replay", table_id=table.id)
+    assert (stored["live"], stored["game_id"], stored["table_id"]) == \
+        (False, table.game_id, table.id)
+    assert stored["count"] == table.game.step + 1 and stored["result"] is not None
+    await ann.close()
+
+
+async def test_no_live_replay_without_the_hosts_delay(make_server, gated):
+    server = await make_server()
+    ann = await Client.connect(server.url, "ann")
+    table = await _gated_table(ann, server, gated, SAME)
+    assert "--omniscient-delay" in _error(await ann.request("replay", table_id=table.id),
+                                          "forbidden")
+    _error(await ann.request("replay", game_id=table.game_id), "forbidden")
     await ann.close()
