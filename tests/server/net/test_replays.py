@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
+import cachetools
 import pytest
 
 from bots.base import Bot, Decision
@@ -377,3 +379,64 @@ async def test_no_live_replay_without_the_hosts_delay(make_server, gated):
                                           "forbidden")
     _error(await ann.request("replay", game_id=table.game_id), "forbidden")
     await ann.close()
+
+
+async def test_requests_for_one_perspective_share_one_rebuild_and_then_the_cache(
+        make_server, db, monkeypatch):
+    from server.net import replays
+
+    builds, asked, go = [], [], threading.Event()
+    real_build, real_row = replays.build, replays._game_row
+
+    def slow_build(*args, **kwargs):
+        builds.append(args[1])
+        assert go.wait(10)
+        return real_build(*args, **kwargs)
+
+    def counted_row(*args):
+        asked.append(args[1])
+        return real_row(*args)
+
+    monkeypatch.setattr(replays, "build", slow_build)
+    monkeypatch.setattr(replays, "_game_row", counted_row)
+    gid = _games(db)["three-player-ipd"]
+    server = await make_server()
+    clients = [await Client.connect(server.url, f"p{i}") for i in range(4)]
+    sent = [await c.send("replay", game_id=gid, seat=1, at=i) for i, c in enumerate(clients)]
+    await _until(lambda: len(asked) == 4)  # each request past its checks, waiting on the one
+    go.set()
+    for i, (client, ref) in enumerate(zip(clients, sent, strict=True)):
+        reply = await client.wait_for("replay", ref=ref)
+        assert reply["frame"]["at"] == i
+    again = await clients[0].request("replay", game_id=gid, seat=1, at=2)
+    assert builds == [1] and again["frame"]["at"] == 2
+    everywhere = await clients[0].request("replay", game_id=gid)
+    assert builds == [1, None] and everywhere["seat"] is None
+    # A build too large for the cache is answered, and made again next time.
+    server.replays.cache = cachetools.LRUCache(10, getsizeof=lambda b: b.size)
+    for _ in range(2):
+        assert (await clients[1].request("replay", game_id=gid, seat=2))["seat"] == 2
+    assert builds == [1, None, 2, 2]
+    for c in clients:
+        await c.close()
+
+
+async def test_parlor_serve_takes_the_delay_and_says_so(tmp_path):
+    from tests.server.net.test_serve_process import ServeProcess, parlor
+
+    refused = parlor("serve", "--omniscient-delay", "0", "--db", str(tmp_path / "x.db"))
+    assert refused.returncode == 2 and "at least 1" in refused.stderr
+    server = ServeProcess(tmp_path, "--omniscient-delay", "3")
+    try:
+        assert "Omniscient delay: anyone may watch a table of bots only from everywhere, 3 " \
+               "actions behind" in server.output()
+        ann = await Client.connect(server.url, "ann")
+        person = await ann.request("create_table", env="colonel-blotto", seats=["human", "random"],
+                                   join_seat=0)
+        await ann.wait_for("your_turn")
+        # The delay is on: what is refused now is the person at the table.
+        assert "seats a person" in _error(
+            await ann.request("replay", table_id=person["table"]["id"]), "forbidden")
+        await ann.close()
+    finally:
+        server.stop()
