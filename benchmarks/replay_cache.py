@@ -41,10 +41,10 @@ def main() -> None:
           f"{len(replay.stored_events)} events; read from the database in {read:.2f} s")
     for seat in [None, *(args.seat or [0])]:
         began = time.perf_counter()
-        built = build(replay, seat, game_id=game_id, table_id=None)
+        built = build(replay, seat)
         took = time.perf_counter() - began
         assert built.mismatch is None, built.mismatch
-        largest = max(len(p.encode_bytes(built.reply(1, at))) for at in
+        largest = max(len(p.encode_bytes(built.reply(1, at, game_id, None))) for at in
                       range(len(built.frames)))
         who = "omniscient" if seat is None else f"seat {seat}"
         print(f"{who:>10}: {len(built.frames)} frames, rebuilt in {took:.2f} s, "

@@ -28,6 +28,8 @@ from server.wire import protocol as p
 
 CACHE_BYTES = 256 * 1024 * 1024  # encoded frames kept over all builds (docs/replays.md)
 COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
+REBUILDS = 2  # rebuilds at once: one of a long SocialGrid game from everywhere holds ~1 GB of
+# frames while it runs (benchmarks/replay_cache.py); more requests wait their turn
 TICKS = ("step", "timestep")  # clock counters that move every action: not a place to jump to
 
 
@@ -44,11 +46,15 @@ class Build:
     def size(self) -> int:
         return sum(map(len, self.frames)) + len(p.encode_bytes(self.header)) + 200
 
-    def reply(self, ref: Any, at: int) -> dict[str, Any]:
+    def reply(self, ref: Any, at: int, game_id: int | None, table_id: str | None
+              ) -> dict[str, Any]:
+        """The reply for position `at` to a request that named `game_id` or `table_id` (one
+        build answers both)."""
         if self.mismatch is not None:
             raise p.ProtocolError(p.REPLAY_MISMATCH, self.mismatch, ref)
         frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
-        return p.message("replay", ref, **self.header, frame=frame)
+        return p.message("replay", ref, game_id=game_id, table_id=table_id, **self.header,
+                         frame=frame)
 
 
 def jump_label(clock: Mapping[str, Any]) -> str:
@@ -102,12 +108,11 @@ def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
     return tuple(out)
 
 
-def build(replay: Replay, seat: int | None, *, game_id: int | None, table_id: str | None,
-          live: bool = False) -> Build:
+def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:
     """Rebuild `replay` from `seat`'s perspective (None: omniscient): slow for a long game,
     so called in a worker thread."""
     d = replay.data
-    header = {"game_id": game_id, "table_id": table_id, "env": replay.env.id,
+    header = {"env": replay.env.id,
               "title": replay.env.title, "rules_version": d["rules_version"],
               "preset": d.get("preset"), "names": list(replay.names), "kinds": replay.kinds,
               "players": d["players"], "seat": seat, "live": live}
@@ -147,15 +152,18 @@ class Replays:
         self.cache: cachetools.LRUCache[Hashable, Build] = cachetools.LRUCache(
             cache_bytes, getsizeof=lambda b: b.size)
         self._building: dict[Hashable, asyncio.Future[Build]] = {}
+        self._rebuilds = asyncio.Semaphore(REBUILDS)
 
     async def answer(self, store: Store, req: p.Request, identity: str,
                      table: Table | None) -> dict[str, Any]:
         """The `replay` reply to `req` from the player `identity` (`table`: the table its
         `table_id` names)."""
         seat, at = req.get("seat"), req.get("at", 0)
+        table_id = table.id if table is not None else None
         if table is not None:
             if table.status != "over" or table.game_id is None:
-                return (await self._live(store, table, seat, req.id)).reply(req.id, at)
+                live = await self._live(store, table, seat, req.id)
+                return live.reply(req.id, at, table.game_id, table_id)
             game_id = table.game_id  # a finished table's id means its game
         else:
             game_id = req["game_id"]
@@ -170,13 +178,12 @@ class Replays:
             raise p.ProtocolError(p.FORBIDDEN, "this server runs a study: you may watch "
                                                "only the games you played", req.id)
         _check_seat(seat, players, req.id)
-        table_id = table.id if table is not None else None
 
         async def make() -> Build:
-            replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
-            return await asyncio.to_thread(build, replay, seat, game_id=game_id,
-                                           table_id=table_id)
-        return (await self._shared((game_id, seat), make)).reply(req.id, at)
+            async with self._rebuilds:
+                replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
+                return await asyncio.to_thread(build, replay, seat)
+        return (await self._shared((game_id, seat), make)).reply(req.id, at, game_id, table_id)
 
     async def _live(self, store: Store, table: Table, seat: int | None, ref: Any) -> Build:
         delay = self.omniscient_delay
@@ -205,8 +212,8 @@ class Replays:
         data = await _live_data(store, table, shown)
 
         async def make() -> Build:
-            return await asyncio.to_thread(build, Replay(data), None, game_id=table.game_id,
-                                           table_id=table.id, live=True)
+            async with self._rebuilds:
+                return await asyncio.to_thread(build, Replay(data), None, live=True)
         built = await self._shared(key, make, cache=False)
         for old in [k for k in self.cache if k[:3] == key]:
             del self.cache[old]  # a live table keeps its latest build only

@@ -368,6 +368,9 @@ async def test_a_live_bot_table_is_watched_only_behind_its_delay(make_server, ga
     assert (stored["live"], stored["game_id"], stored["table_id"]) == \
         (False, table.game_id, table.id)
     assert stored["count"] == table.game.step + 1 and stored["result"] is not None
+    by_id = await ann.request("replay", game_id=table.game_id)  # the same build, kept
+    assert (by_id["game_id"], by_id["table_id"]) == (table.game_id, None)
+    assert by_id["frame"] == stored["frame"]
     await ann.close()
 
 
