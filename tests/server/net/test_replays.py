@@ -18,57 +18,23 @@ import pytest
 
 from bots.base import Bot, Decision
 from bots.registry import SCRIPTED, register_scripted
-from engine.registry import env_ids, get
-from server.cli import main
-from server.replays.replay import Frame, Replay, ReplayMismatch
+from engine.registry import get
+from server.replays.replay import Frame, ReplayMismatch
 from server.store.study import parse_study
 from tests.server.conftest import Client
 from tests.server.net.test_play import play_until_over
 from tests.server.net.test_study import STUDY
-
-
-def _engine_envs() -> list[str]:  # not the envs tests register
-    return [e for e in env_ids() if type(get(e)).__module__.startswith("engine.")]
-
-
-SMALL = {"colonel-blotto": ["--preset", "small"],
-         "socialgrid": ["--config", "max_steps=60", "--config", "vote_interval=20"]}
-
-
-def _sim(db: Path, env_id: str, *args: str, seed: int = 3) -> None:
-    env = get(env_id)
-    seats = env.preset_default_players(env.config(None))
-    assert main(["sim", env_id, *["--seat", "random"] * seats, *SMALL.get(env_id, []),
-                 "--games", "1", "--seed", str(seed), "--quiet", "--db", str(db), *args]) == 0
-
-
-@pytest.fixture(scope="module")
-def stored(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("replays") / "games.db"
-    for env_id in _engine_envs():
-        _sim(path, env_id)
-    return path
+from tests.server.replays.test_replay import _games, _replay
+from tests.server.replays.test_replay import db as every_env  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
-def db(stored: Path, tmp_path: Path) -> Path:
-    """The stored games where the test's server opens its database."""
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A game of every env, played by random bots, where the test's server opens its
+    database."""
     path = tmp_path / "parlor.db"
-    shutil.copy(stored, path)
+    shutil.copy(request.getfixturevalue("every_env"), path)
     return path
-
-
-def _games(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
-        return {env: gid for gid, env in conn.execute("SELECT id, env FROM games")}
-
-
-def _replay(db: Path, game_id: int) -> Replay:
-    conn = sqlite3.connect(db)
-    try:
-        return Replay.from_db(conn, game_id)
-    finally:
-        conn.close()
 
 
 def _same_frame(wire: dict[str, Any], frame: Frame, at: int, seat: int | None) -> None:
@@ -91,7 +57,7 @@ async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_s
     server = await make_server()
     client = await Client.connect(server.url, "ann")
     for env_id, game_id in sorted(_games(db).items()):
-        replay = _replay(db, game_id)
+        replay = _replay(db, env_id)
         for seat in (0, None):
             frames = replay.seen(seat)
             last = len(frames) - 1
@@ -159,7 +125,7 @@ async def test_a_tampered_game_is_a_replay_mismatch_saying_where(make_server, db
         conn.execute("UPDATE actions SET raw = json_object('A', raw ->> 'B', 'B', raw ->> 'C', "
                      "'C', raw ->> 'A') WHERE game_id = ? AND idx = 0", (gid,))
     with pytest.raises(ReplayMismatch) as expected:
-        _replay(db, gid).seen(None)
+        _replay(db, "colonel-blotto").seen(None)
     server = await make_server()
     ann = await Client.connect(server.url, "ann")
     for seat in (None, 1, None):  # the second omniscient request is answered from the cache
@@ -364,13 +330,13 @@ async def test_a_live_bot_table_is_watched_only_behind_its_delay(make_server, ga
                              seats=["random", "random"])
     table = server.tables[done["table"]["id"]]
     await _until(lambda: table.status == "over")
-    stored = await ann.request("replay", table_id=table.id)
-    assert (stored["live"], stored["game_id"], stored["table_id"]) == \
+    ended = await ann.request("replay", table_id=table.id)
+    assert (ended["live"], ended["game_id"], ended["table_id"]) == \
         (False, table.game_id, table.id)
-    assert stored["count"] == table.game.step + 1 and stored["result"] is not None
+    assert ended["count"] == table.game.step + 1 and ended["result"] is not None
     by_id = await ann.request("replay", game_id=table.game_id)  # the same build, kept
     assert (by_id["game_id"], by_id["table_id"]) == (table.game_id, None)
-    assert by_id["frame"] == stored["frame"]
+    assert by_id["frame"] == ended["frame"]
     await ann.close()
 
 
