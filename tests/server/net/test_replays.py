@@ -311,6 +311,10 @@ async def test_a_live_bot_table_is_watched_only_behind_its_delay(make_server, ga
     assert past["frame"]["index"] == 4
     assert "never from a seat" in _error(await ann.request("replay", table_id=one.id, seat=0),
                                          "forbidden")
+    # Before `delay` actions only the setup shows.
+    early = await _gated_table(ann, server, gated, [["[A7 B7 C6]"], ["[A6 B7 C7]"]])
+    setup = await ann.request("replay", table_id=early.id, at=5)
+    assert (setup["count"], setup["frame"]["index"], setup["frame"]["decision"]) == (1, 0, None)
     # As the game goes on, so does the view (the round of the last two moves shows now).
     one.seats[0].bot.plan.append("[A3 B3 C14]")
     one.seats[0].bot.gate.release()
