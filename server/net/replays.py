@@ -28,8 +28,8 @@ from server.wire import protocol as p
 
 CACHE_BYTES = 256 * 1024 * 1024  # encoded frames kept over all builds (docs/replays.md)
 COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
-REBUILDS = 2  # rebuilds at once: one of a long SocialGrid game from everywhere holds ~1 GB of
-# frames while it runs (benchmarks/replay_cache.py); more requests wait their turn
+REBUILDS = 2  # rebuilds at once (each takes a core; one of a 9,000-action SocialGrid game
+# from everywhere holds ~140 MB while it runs: benchmarks/replay_cache.py); others wait
 TICKS = ("step", "timestep")  # clock counters that move every action: not a place to jump to
 
 

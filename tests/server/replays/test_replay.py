@@ -207,3 +207,13 @@ def test_a_replay_opens_from_a_running_store_too(db):
         return _frames_json(replay, 1)
 
     assert asyncio.run(frames()) == _frames_json(_replay(db, "three-player-ipd"), 1)
+
+
+def test_frames_share_what_did_not_change_with_the_frame_before(db):
+    frames = _replay(db, "socialgrid").frames(None)
+    pairs = list(zip(frames, frames[1:], strict=False))
+    assert all(b.view["setup"] is a.view["setup"] for a, b in pairs
+               if b.view["setup"] == a.view["setup"])
+    seats = [(a.view["seats"][s], b.view["seats"][s]) for a, b in pairs for s in a.view["seats"]]
+    assert any(x is y for x, y in seats) and any(x != y for x, y in seats)
+    assert all(x is y for x, y in seats if x == y)
