@@ -27,6 +27,7 @@ from server.tables.table import Table
 from server.wire import protocol as p
 
 CACHE_BYTES = 256 * 1024 * 1024  # encoded frames kept over all builds (docs/replays.md)
+MAX_FRAME_BYTES = 768 * 1024  # a frame's JSON, under the TUI's 1 MiB per message (tui/client.py)
 COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
 REBUILDS = 2  # rebuilds at once (each takes a core; one of a 9,000-action SocialGrid game
 # from everywhere holds ~140 MB while it runs: benchmarks/replay_cache.py); others wait
@@ -101,11 +102,22 @@ def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
             events = [{"seq": seen + i, "step": at, "clock": e["clock"], "type": e["type"],
                        "data": e["data"]} for i, e in enumerate(events)]
             seen += len(events)
-        out.append(zlib.compress(p.encode_bytes({
-            "at": at, "index": f.index if seat is None else None, "clock": f.clock,
-            "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}),
-            COMPRESSION))
+        frame = {"at": at, "index": f.index if seat is None else None, "clock": f.clock,
+                 "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}
+        encoded = p.encode_bytes(frame)
+        if len(encoded) > MAX_FRAME_BYTES and frame["decision"] is not None:
+            encoded = _without_long_texts(frame, len(encoded))
+        out.append(zlib.compress(encoded, COMPRESSION))
     return tuple(out)
+
+
+def _without_long_texts(frame: dict[str, Any], size: int) -> bytes:
+    """A frame too large for a client (a bot's long transcript or raw output) with those
+    texts replaced by a note saying where they are whole."""
+    note = (f"(left out: this step's frame is {size} bytes, more than a client reads; "
+            f"`parlor replay GAME_ID --export FILE` keeps it whole)")
+    frame["decision"] = frame["decision"] | {"transcript": note, "raw_output": note}
+    return p.encode_bytes(frame)
 
 
 def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:

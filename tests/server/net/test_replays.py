@@ -413,3 +413,17 @@ async def test_parlor_serve_takes_the_delay_and_says_so(tmp_path):
         await ann.close()
     finally:
         server.stop()
+
+
+async def test_a_bot_output_too_long_for_a_client_is_left_out_of_its_frame_and_said(
+        make_server, db):
+    gid = _games(db)["colonel-blotto"]
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE actions SET raw_output = ? WHERE game_id = ? AND idx = 0",
+                     ("thinking " * 200_000, gid))
+    server = await make_server()
+    ann = await Client.connect(server.url, "ann")
+    step = await ann.request("replay", game_id=gid, at=1)  # a client reading up to 1 MiB
+    assert step["frame"]["decision"]["raw_output"].startswith("(left out: this step's frame")
+    assert step["frame"]["decision"]["raw"] == _replay(db, "colonel-blotto").actions[0].raw
+    await ann.close()
