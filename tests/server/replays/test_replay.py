@@ -107,7 +107,7 @@ def test_a_seat_steps_only_through_what_it_saw(db):
     frames, seen = replay.frames(villager), replay.seen(villager)
     assert len(seen) < len(frames)
     assert seen[-1].view == frames[-1].view and seen[0] == frames[0]
-    for before, f in zip(seen, seen[1:]):
+    for before, f in zip(seen, seen[1:], strict=False):
         assert not f.blank() or f.view != before.view
     assert all(e["visible_to"] == "all" or villager in e["visible_to"]
                for f in seen for e in f.events)
