@@ -19,7 +19,6 @@ from tui.widgets.socialgrid.replay_panel import SocialGridReplayPanel
 from tui.widgets.socialgrid.trust_plot import TrustPlot
 from tui.widgets.socialgrid.vote_sessions import VoteSessions
 
-
 WALL = TILES["#"][0]
 
 
@@ -41,6 +40,13 @@ async def _shown(app: Host, pilot, message, frames, at: int, seat: int | None) -
     return screen_text(app)
 
 
+def _opened(replay: Replay, seat: int | None):
+    """The perspective's frames, its `replay` message and its last vote session."""
+    frames = replay.seen(seat)
+    message = replay_message(replay, seat, frames)
+    return frames, message, message["extras"]["sessions"][-1]
+
+
 def _text(app: Host, widget: type) -> str:
     return str(app.query_one(widget).render())
 
@@ -51,10 +57,8 @@ def test_the_registry_names_the_panel():
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_omniscient_panel_shows_agents_tallies_reasons_and_trust(replay, size):
-    frames = replay.seen(None)
-    message = replay_message(replay, None, frames)
-    sessions = message["extras"]["sessions"]
-    first, last = sessions[0], sessions[-1]
+    frames, message, last = _opened(replay, None)
+    first = message["extras"]["sessions"][0]
     app = Host()
     async with app.run_test(size=size) as pilot:
         before = await _shown(app, pilot, message, frames, first["at"] - 1, None)
@@ -81,9 +85,7 @@ async def test_the_omniscient_panel_shows_agents_tallies_reasons_and_trust(repla
 
 async def test_a_seat_panel_has_no_map_and_only_its_own_reasons(replay):
     seat = 2
-    frames = replay.seen(seat)
-    message = replay_message(replay, seat, frames)
-    last = message["extras"]["sessions"][-1]
+    frames, message, last = _opened(replay, seat)
     app = Host()
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _shown(app, pilot, message, frames, last["at"], seat)
@@ -98,9 +100,7 @@ async def test_a_seat_panel_has_no_map_and_only_its_own_reasons(replay):
 
 
 async def test_a_narrow_panel_collapses_to_a_summary(replay):
-    frames = replay.seen(None)
-    message = replay_message(replay, None, frames)
-    last = message["extras"]["sessions"][-1]
+    frames, message, last = _opened(replay, None)
     app = Host()
     async with app.run_test(size=(50, 12)) as pilot:
         screen = await _shown(app, pilot, message, frames, last["at"], None)
