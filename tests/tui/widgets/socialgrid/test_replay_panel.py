@@ -82,6 +82,17 @@ async def test_the_omniscient_panel_shows_agents_tallies_reasons_and_trust(repla
         assert "trust (0 impostor .. 1 crewmate)" in screen
         assert f"Step {frames[last['at']].clock['step']}" in screen.splitlines()[0]
 
+        extras = message["extras"]
+        (when, (x, y)), = extras["doors"]  # one door toggled, opened: doors start closed
+        for at, tile in ((when - 1, "D"), (when, "O")):
+            await _shown(app, pilot, message, frames, at, None)
+            assert app.query_one(GridMap).state.rows[y][x] == tile
+        body = extras["bodies"][0]  # found at once; as if it had lain there since
+        lying = {**message, "extras": {**extras, "bodies": [{**body, "until": None}]}}
+        await _shown(app, pilot, lying, frames, last["at"], None)
+        assert tuple(body["pos"]) in app.query_one(GridMap).state.corpses
+        assert TILES["C"][0] in str(app.query_one(GridMap).render())
+
 
 async def test_a_seat_panel_has_no_map_and_only_its_own_reasons(replay):
     seat = 2
