@@ -98,6 +98,23 @@ def test_a_villager_never_sees_the_mafia_before_the_end_and_omniscient_does(db):
     assert any("fellow Mafia" in line for line in replay.frames(mafia)[0].lines)
 
 
+def test_a_seat_steps_only_through_what_it_saw(db):
+    """`seen(seat)`: Secret Mafia's night actions a villager took no part in fold away (how
+    many there were is not the villager's to know); each kept frame shows something new; the
+    last frame is the final state; omniscient keeps every step."""
+    replay = _replay(db, "secret-mafia")
+    villager = replay.data["result"]["roles"].index("Villager")
+    frames, seen = replay.frames(villager), replay.seen(villager)
+    assert len(seen) < len(frames)
+    assert seen[-1].view == frames[-1].view and seen[0] == frames[0]
+    for before, f in zip(seen, seen[1:], strict=False):
+        assert not f.blank() or f.view != before.view
+    assert all(e["visible_to"] == "all" or villager in e["visible_to"]
+               for f in seen for e in f.events)
+    assert len(replay.seen(None)) == len(replay.actions) + 1
+    assert any(e["visible_to"] != "all" for f in replay.seen(None) for e in f.events)
+
+
 @pytest.mark.parametrize("env_id, odd_one, words", [
     ("impostor", "impostor", ("majority_word", "impostor_word")),
     ("find-the-spy", "spy", ("civilian_word", "spy_word"))])
