@@ -7,6 +7,7 @@ real SQLite file the server then opens."""
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import sqlite3
 import threading
@@ -19,6 +20,7 @@ import pytest
 from bots.base import Bot, Decision
 from bots.registry import SCRIPTED, register_scripted
 from engine.registry import get
+from server.replays.extras import extras_for
 from server.replays.replay import Frame, ReplayMismatch
 from server.store.study import parse_study
 from tests.server.conftest import Client
@@ -60,6 +62,7 @@ async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_s
         replay = _replay(db, env_id)
         for seat in (0, None):
             frames = replay.seen(seat)
+            extras = extras_for(replay, seat, frames)
             last = len(frames) - 1
             for at in sorted({0, last // 2, last}):
                 body = {"game_id": game_id, "at": at} | ({} if seat is None else {"seat": seat})
@@ -69,6 +72,7 @@ async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_s
                     (game_id, env_id, seat, False, len(frames))
                 assert msg["names"] == list(replay.names) and msg["result"] is not None
                 assert msg["jumps"][0]["at"] == 0 and msg["jumps"][0]["label"]
+                assert msg["extras"] == json.loads(json.dumps(extras, default=list)), env_id
                 _same_frame(msg["frame"], frames[at], at, seat)
         past = await client.request("replay", game_id=game_id, at=10**9)
         assert past["frame"]["at"] == past["count"] - 1, env_id
