@@ -43,7 +43,7 @@ def main() -> None:
         began = time.perf_counter()
         built = build(replay, seat)
         took = time.perf_counter() - began
-        assert built.mismatch is None, built.mismatch
+        assert built.refusal is None, built.refusal
         largest = max(len(p.encode_bytes(built.reply(1, at, game_id, None))) for at in
                       range(len(built.frames)))
         who = "omniscient" if seat is None else f"seat {seat}"

@@ -21,7 +21,14 @@ import cachetools
 import orjson
 
 from server.replays.extras import extras_for
-from server.replays.replay import FORMAT, VERSION, Frame, Replay, ReplayMismatch
+from server.replays.replay import (
+    FORMAT,
+    VERSION,
+    Frame,
+    Replay,
+    ReplayError,
+    ReplayMismatch,
+)
 from server.store.store import Store, action_transcripts
 from server.tables.table import Table
 from server.wire import protocol as p
@@ -37,11 +44,12 @@ TICKS = ("step", "timestep")  # clock counters that move every action: not a pla
 @dataclasses.dataclass(frozen=True)
 class Build:
     """One perspective of one game: the reply's shared fields and each frame encoded and
-    compressed (or the mismatch its rebuild found)."""
+    compressed; or, for a game that cannot be shown, the error every request for it gets
+    (code, message: its rebuild's mismatch, say)."""
 
     header: Mapping[str, Any]
     frames: tuple[bytes, ...] = ()
-    mismatch: str | None = None
+    refusal: tuple[str, str] | None = None
 
     @functools.cached_property
     def size(self) -> int:
@@ -51,8 +59,8 @@ class Build:
               ) -> dict[str, Any]:
         """The reply for position `at` to a request that named `game_id` or `table_id` (one
         build answers both)."""
-        if self.mismatch is not None:
-            raise p.ProtocolError(p.REPLAY_MISMATCH, self.mismatch, ref)
+        if self.refusal is not None:
+            raise p.ProtocolError(*self.refusal, ref)
         frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
         return p.message("replay", ref, game_id=game_id, table_id=table_id, **self.header,
                          frame=frame)
@@ -131,7 +139,7 @@ def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:
     try:
         frames = replay.seen(seat)
     except ReplayMismatch as e:
-        return Build(header, mismatch=str(e))
+        return Build(header, refusal=(p.REPLAY_MISMATCH, str(e)))
     return Build(header | {
         "count": len(frames), "jumps": _jumps(frames),
         "extras": extras_for(replay, seat, frames),
@@ -193,7 +201,10 @@ class Replays:
 
         async def make() -> Build:
             async with self._rebuilds:
-                replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
+                try:
+                    replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
+                except ReplayError as e:  # an env this Parlor does not have
+                    return Build({}, refusal=(p.UNKNOWN_GAME, f"game {game_id}: {e}"))
                 return await asyncio.to_thread(build, replay, seat)
         return (await self._shared((game_id, seat), make)).reply(req.id, at, game_id, table_id)
 

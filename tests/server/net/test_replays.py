@@ -95,6 +95,10 @@ async def test_what_cannot_be_replayed_is_refused_with_its_own_code(make_server,
         running = conn.execute("SELECT max(id) FROM games").fetchone()[0]
     ann = await Client.connect(server.url, "ann")
     assert "no game 9999" in _error(await ann.request("replay", game_id=9999), "unknown_game")
+    with sqlite3.connect(db) as conn:  # a game of an env this Parlor no longer has
+        conn.execute("UPDATE games SET env = 'checkers' WHERE id = ?", (games["hidden-role"],))
+    assert "checkers" in _error(await ann.request("replay", game_id=games["hidden-role"]),
+                                "unknown_game")
     assert "still being played" in _error(await ann.request("replay", game_id=running),
                                           "forbidden")
     assert "seats are 0..1" in _error(await ann.request("replay", game_id=blotto, seat=2),
