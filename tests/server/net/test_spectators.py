@@ -86,3 +86,24 @@ async def test_the_count_broadcast_is_the_public_summary_only(make_server):
     assert told["table"] == next(t for t in listed if t["id"] == table_id)
     for c in (ada, eve, outsider):
         await c.close()
+
+
+async def test_no_count_timer_outlives_the_game(make_server):
+    """A count due later is dropped when the game ends (and with a table that closes): the
+    table keeps no timer, and a finished table's watchers coming and going tell nobody."""
+    server = await make_server(spectators_told_every=3600)
+    ada, table_id = await _ada_against_a_bot(server)
+    eve = await Client.connect(server.url, "eve")
+    fay = await Client.connect(server.url, "fay")
+    await eve.request("spectate", table_id=table_id)
+    await _count(ada, table_id, 1)  # the first change goes at once
+    await fay.request("spectate", table_id=table_id)  # the next waits its hour
+    table = server.tables[table_id]
+    assert table._spectators_due is not None
+    await ada.request("leave", table_id=table_id)  # a forfeit: game_over, then the reply
+    assert any(m["type"] == "game_over" for m in ada.received)
+    assert table.status == "over" and table._spectators_due is None
+    await fay.request("leave", table_id=table_id)
+    assert table._spectators_due is None
+    for c in (ada, eve, fay):
+        await c.close()
