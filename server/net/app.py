@@ -401,7 +401,7 @@ class Server:
 
     async def _on_close(self, conn: Connection) -> None:
         for table in self.tables.values():
-            table.spectators.discard(conn)
+            table.remove_spectator(conn)
         await self._detach(conn)
         player = conn.player
         if player is None or player.conns:
@@ -725,6 +725,7 @@ class Server:
     async def close_waiting(self, table: Table, why: str) -> None:
         """A table that never started is closed: its seated people are told, it is gone."""
         table.status = "closed"
+        await table.close(why)  # no game to void: its timers stop
         recipients = table.recipients()
         summary = {**table.summary(), "closed": why}
         for conn, seat in recipients:
@@ -922,7 +923,7 @@ class Server:
         table = self.table_of(req)
         if conn not in table.spectators:
             self._check_spectating(conn, table, req.id)
-        table.spectators.add(conn)
+        table.add_spectator(conn)  # the table is told the new count (coalesced)
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         if table.game is not None:
             await self.reply(conn, catch_up_message(table, None))
@@ -992,7 +993,7 @@ class Server:
 
     async def _on_leave(self, conn: Connection, req: p.Request) -> None:
         table = self.table_of(req)
-        table.spectators.discard(conn)
+        table.remove_spectator(conn)  # the table is told the new count (coalesced)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is not None:
             if table.status == "waiting":
@@ -1007,7 +1008,8 @@ class Server:
                 # leaver too, gets game_over), or the game is void if no person has moved yet.
                 await table.forfeit(seat, "resigned", "left the game")
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
-        await table.broadcast_table()
+        if seat is not None:
+            await table.broadcast_table()
 
     async def _on_resume(self, conn: Connection, req: p.Request) -> None:
         table = self.table_of(req)
