@@ -1,0 +1,81 @@
+"""The decision that made the frame's step: the move and how the rules took it (an invalid
+move says so), a bot's tokens, latency, reasoning (its transcript, memory notes included where
+stored) and raw output; a person's think time."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.widgets.private_panel import format_value
+
+MAX_MESSAGE = 2_000  # characters of one transcript message shown (a prompt can be long)
+
+
+def _raw(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def usage_text(usage: dict[str, Any] | None, latency_ms: float | None) -> str:
+    parts = [f"{k.replace('_', ' ')} {format_value(v)}" for k, v in (usage or {}).items()
+             if isinstance(v, int | float) and ("token" in k or k == "cost")]
+    if latency_ms is not None:
+        parts.append(f"latency {latency_ms:.0f} ms")
+    return ", ".join(parts)
+
+
+def _notes(message: dict[str, Any]) -> list[tuple[str, Any]]:
+    return [(k, v) for k, v in message.items() if ("memory" in k or "notes" in k) and v]
+
+
+def decision_text(decision: dict[str, Any] | None, names: list[str]) -> Text:
+    if not decision:
+        return Text("No decision at this step (the setup, or a step this seat did not make).",
+                    style="dim")
+    seat = decision.get("seat")
+    name = names[seat] if isinstance(seat, int) and seat < len(names) else f"seat {seat}"
+    text = Text()
+    text.append(f"{name} ({decision.get('kind')})\n", style="bold")
+    text.append("move  ", style="bold")
+    text.append(_raw(decision.get("raw")))
+    outcome = decision.get("outcome")
+    if outcome != "ok":
+        text.append(f"\n{str(outcome).upper()}", style="bold red")
+        if decision.get("error"):
+            text.append(f": {decision['error']}", style="red")
+    if decision.get("think_seconds") is not None:
+        text.append(f"\nthink time  {decision['think_seconds']:.1f} s")
+    usage = usage_text(decision.get("usage"), decision.get("latency_ms"))
+    if usage:
+        text.append(f"\n{usage}", style="dim")
+    transcript = decision.get("transcript")
+    if isinstance(transcript, list) and transcript:
+        text.append("\n\nReasoning (transcript)\n", style="bold")
+        for message in transcript:
+            if not isinstance(message, dict):
+                continue
+            for key, value in _notes(message):
+                text.append(f"{key.replace('_', ' ')}: ", style="bold")
+                text.append(f"{format_value(value)}\n")
+            if message.get("content"):
+                text.append(f"{message.get('role', '?')}: ", style="bold")
+                text.append(str(message["content"])[:MAX_MESSAGE] + "\n")
+            elif "action" in message:
+                text.append("parsed action: ", style="bold")
+                text.append(_raw(message["action"]) + "\n")
+    if decision.get("raw_output"):
+        text.append("\nRaw output\n", style="bold")
+        text.append(str(decision["raw_output"]))
+    return text
+
+
+class DecisionPanel(VerticalScroll):
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="decision-text")
+
+    def show(self, decision: dict[str, Any] | None, names: list[str]) -> None:
+        self.query_one("#decision-text", Static).update(decision_text(decision, names))
