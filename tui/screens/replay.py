@@ -42,8 +42,8 @@ class ReplayScreen(ParlorScreen):
     KIND = "replay"
     TITLE_FOR_HELP = "Replay"
     BINDINGS = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
+        Binding("right,l", "step(1)", "Next", key_display="→/l"),
+        Binding("left,h", "step(-1)", "Back", key_display="←/h"),
         Binding("home", "ends(0)", "Start", show=False),
         Binding("end", "ends(1)", "End", show=False),
         Binding("right_square_bracket", "jump(1)", "Next jump", key_display="]"),
@@ -53,7 +53,7 @@ class ReplayScreen(ParlorScreen):
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
-        Binding("p,tab", "perspective", "Perspective"),
+        Binding("p,tab", "perspective", "Perspective", key_display="p"),
         Binding("d", "decision", "Decision"),
         Binding("escape", "back", "Back"),
         HELP_BINDING,
@@ -74,6 +74,7 @@ class ReplayScreen(ParlorScreen):
         self.carrying: tuple[int | None, int] | None = None  # a switch waiting for its head
         self.error = ""
         self.env_id = ""
+        self.env_ready = False  # its widget is mounted (see _mount_env)
 
     def compose(self) -> ComposeResult:
         yield StepLine(id="replay-step")
@@ -140,7 +141,8 @@ class ReplayScreen(ParlorScreen):
             return
         self.cache.fold(msg)
         if not self.env_id:
-            self._mount_env(str(msg.get("env") or ""))
+            self.env_id = str(msg.get("env") or "")
+            self.call_later(self._mount_env)
         seat = msg.get("seat")
         known = self.cache.get(seat)
         if seat == self.seat and known is not None:
@@ -160,16 +162,17 @@ class ReplayScreen(ParlorScreen):
             self.request(self.seat, known.count)  # past the end: the latest frame
 
     # -- rendering ------------------------------------------------------------------------------
-    def _mount_env(self, env_id: str) -> None:
-        self.env_id = env_id
+    async def _mount_env(self) -> None:
+        """The env's widget (and replay panel), once the first reply has named the env."""
         main = self.query_one("#replay-main")
-        widget = widget_for(self.session.env_info(env_id))(id="env-widget")
+        widget = widget_for(self.session.env_info(self.env_id))(id="env-widget")
         widget.can_focus_children = False  # a picture of the game, not a form to fill
-        main.mount(widget)
-        panel = replay_panel_for(env_id)
+        await main.mount(widget)
+        panel = replay_panel_for(self.env_id)
         if panel is not None:
-            main.mount(panel(id="replay-panel"))
-        self.call_after_refresh(self.render_frame)
+            await main.mount(panel(id="replay-panel"))
+        self.env_ready = True
+        self.render_frame()
 
     def render_frame(self) -> None:
         known = self.cache.get(self.seat)
@@ -185,7 +188,7 @@ class ReplayScreen(ParlorScreen):
             self.playing is not None, self.speed, bool(head.get("live")),
             "" if frame or self.error else "loading…")
         self.set_class(self.seat is None, "-omniscient")
-        if frame is None or not self.env_id or not self.query("#env-widget"):
+        if frame is None or not self.env_ready:
             return
         session = self.cache.session_at(self.seat, self.at, self.session)
         env = self.query_one(EnvWidget)

@@ -5,6 +5,7 @@ stored) and raw output; a person's think time."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from rich.text import Text
@@ -13,7 +14,12 @@ from textual.widgets import Static
 
 from tui.widgets.private_panel import format_value
 
-MAX_MESSAGE = 2_000  # characters of one transcript message shown (a prompt can be long)
+MAX_MESSAGE = 2_000  # characters of one transcript message shown
+PROMPTS = ("system", "user")  # messages the bot was given, cut to PROMPT_SHOWN characters
+PROMPT_SHOWN = 160
+# How the bots' prompts head the memory they carry between turns (bots/prompts: `notes`).
+NOTES = re.compile(r"^(Your notes from earlier turns|Your condensed memory from your last turn|"
+                   r"Your thinking at your last turn):\n(.*?)(?=\n\n|\Z)", re.M | re.S)
 
 
 def _raw(value: Any) -> str:
@@ -28,8 +34,11 @@ def usage_text(usage: dict[str, Any] | None, latency_ms: float | None) -> str:
     return ", ".join(parts)
 
 
-def _notes(message: dict[str, Any]) -> list[tuple[str, Any]]:
-    return [(k, v) for k, v in message.items() if ("memory" in k or "notes" in k) and v]
+def _notes(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """The memory notes the bot was shown in this message (its prompt), by heading."""
+    if message.get("role") != "user" or not isinstance(message.get("content"), str):
+        return []
+    return [(m.group(1), m.group(2)) for m in NOTES.finditer(message["content"])]
 
 
 def decision_text(decision: dict[str, Any] | None, names: list[str]) -> Text:
@@ -52,24 +61,28 @@ def decision_text(decision: dict[str, Any] | None, names: list[str]) -> Text:
     usage = usage_text(decision.get("usage"), decision.get("latency_ms"))
     if usage:
         text.append(f"\n{usage}", style="dim")
+    if decision.get("raw_output"):
+        text.append("\n\nRaw output\n", style="bold")
+        text.append(str(decision["raw_output"]))
     transcript = decision.get("transcript")
     if isinstance(transcript, list) and transcript:
-        text.append("\n\nReasoning (transcript)\n", style="bold")
+        text.append("\n\nReasoning (its transcript)\n", style="bold")
         for message in transcript:
             if not isinstance(message, dict):
                 continue
-            for key, value in _notes(message):
-                text.append(f"{key.replace('_', ' ')}: ", style="bold")
-                text.append(f"{format_value(value)}\n")
+            for heading, notes in _notes(message):
+                text.append(f"memory — {heading.lower()}:\n", style="bold")
+                text.append(f"{notes}\n")
             if message.get("content"):
-                text.append(f"{message.get('role', '?')}: ", style="bold")
-                text.append(str(message["content"])[:MAX_MESSAGE] + "\n")
+                role = str(message.get("role", "?"))
+                content = str(message["content"])
+                if role in PROMPTS and len(content) > PROMPT_SHOWN:  # what it was asked: long
+                    content = f"{content[:PROMPT_SHOWN]}… ({len(content)} characters)"
+                text.append(f"{role}: ", style="bold")
+                text.append(content[:MAX_MESSAGE] + "\n")
             elif "action" in message:
                 text.append("parsed action: ", style="bold")
                 text.append(_raw(message["action"]) + "\n")
-    if decision.get("raw_output"):
-        text.append("\nRaw output\n", style="bold")
-        text.append(str(decision["raw_output"]))
     return text
 
 

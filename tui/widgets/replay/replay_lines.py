@@ -17,6 +17,11 @@ class ReplayLines(WrapLog):
         self._shown: list[str] = []
         self._complete = False  # what is shown has every line up to its frame
 
+    @property
+    def shown(self) -> list[str]:
+        """Every line written (the log itself keeps only MAX_LINES)."""
+        return list(self._shown)
+
     def show(self, lines: list[str], complete: bool) -> None:
         """`complete`: every earlier frame is here (else a note says the rest is coming)."""
         if complete and self._complete and lines[: len(self._shown)] == self._shown:
