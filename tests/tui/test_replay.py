@@ -4,8 +4,11 @@ back, jumped, played and paused, seen from each seat and from everywhere."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.fakes import FakeOpenAI
@@ -17,6 +20,7 @@ from tests.tui.helpers import (
     showing,
     wait_for,
     wait_for_text,
+    watch,
 )
 from tui.app import ParlorApp
 from tui.screens.replay import ReplayScreen
@@ -188,3 +192,55 @@ async def test_a_socialgrid_replay_jumps_plays_and_switches_at_both_sizes(embedd
         await pilot.press("home")
         await step_to(pilot, 0)
         assert end > 0
+
+
+@pytest.fixture
+async def delayed(server_db):
+    """A server that shows a bot-only table's game live, one action behind."""
+    from server.net.embedded import start_embedded
+
+    server_db.parent.mkdir(parents=True, exist_ok=True)
+    server = await asyncio.to_thread(start_embedded, str(server_db), client_seeds=True,
+                                     omniscient_delay=1)
+    try:
+        yield server
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+async def test_a_spectator_follows_a_bot_table_live_until_stepping_back(delayed):
+    gate = threading.Semaphore(0)  # each release lets the fake model answer once
+
+    def held(request):
+        assert gate.acquire(timeout=60)
+        return example_responder(request)
+
+    with FakeOpenAI(responder=held) as fake:
+        spec = f"openai-compatible:fake-model@{fake.base_url}?backoff=0.01&timeout=120"
+        app = ParlorApp(delayed.url, "tester")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await on_screen(pilot, app, "lobby")
+            app.client.send("create_table", env="colonel-blotto", preset="small",
+                            seats=[spec, spec], seed=3)
+
+            def playing() -> bool:
+                app.client.send("list_tables")
+                return any(t["status"] == "playing" for t in app.session.tables)
+
+            await wait_for(pilot, playing, "the bots' table under way")
+            await watch(app, pilot, app.session.tables[0]["id"])
+            await pilot.press("o")
+            await on_screen(pilot, app, "replay")
+            await wait_for_text(pilot, "live (delayed)", "step 0 / 0")
+            gate.release(2)  # two moves made: one shown
+            await wait_for_text(pilot, "step 1 / 1")
+            gate.release(2)
+            await wait_for_text(pilot, "step 3 / 3")
+            await pilot.press("left")  # stepped back: it stays there as the game goes on
+            await step_to(pilot, 2)
+            gate.release(2)
+            await wait_for_text(pilot, "step 2 / 5")
+            await pilot.press("end")  # following again
+            gate.release(2)
+            await wait_for_text(pilot, "step 7 / 7")
+            gate.release(100)

@@ -6,8 +6,8 @@ saw; the omniscient one shows the public view as a spectator sees it, every seat
 the hidden setup and every line. Frames come one request at a time and are kept
 (tui/replay_cache.py): the frame on screen first, then the earlier ones its transcript needs, then
 (while playing) the next. Switching perspective keeps the moment (`carry_over`). A live bot-only
-table (`table_id`, `live` replies) follows its end, asked again every second, until the viewer
-steps back.
+table (`table_id`, `live` replies) is asked for its latest frame every second; the screen
+follows that end until the viewer steps back (End follows again).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 
 from tui.replay_cache import ReplayCache, carry_over
-from tui.screens.base import ParlorScreen
+from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.key_footer import KeyFooter
@@ -40,6 +40,7 @@ LIVE_POLL = 1.0  # seconds between asks for a live table's latest frame while fo
 
 class ReplayScreen(ParlorScreen):
     KIND = "replay"
+    AUTO_FOCUS = None  # the keys are the screen's: nothing to type in or scroll by focus
     TITLE_FOR_HELP = "Replay"
     BINDINGS = [
         Binding("right,l", "step(1)", "Next", key_display="→/l"),
@@ -55,6 +56,8 @@ class ReplayScreen(ParlorScreen):
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
         Binding("p,tab", "perspective", "Perspective", key_display="p"),
         Binding("d", "decision", "Decision"),
+        Binding("pageup", "page(-1)", "Scroll decision", show=False),
+        Binding("pagedown", "page(1)", "Scroll decision", show=False),
         Binding("escape", "back", "Back"),
         HELP_BINDING,
     ]
@@ -93,7 +96,7 @@ class ReplayScreen(ParlorScreen):
         self.query_one("#replay-decision").border_title = "Decision"
         self.query_one("#replay-lines").border_title = "Transcript"
         self.query_one("#replay-secrets").border_title = "Secrets"
-        self.query_one(JumpList).display = False
+        self._close_picker()
         self.set_interval(LIVE_POLL, self._poll_live)
         self.fetch()
         self.render_frame()
@@ -157,8 +160,9 @@ class ReplayScreen(ParlorScreen):
         self.fetch()
 
     def _poll_live(self) -> None:
+        """A live table grows: ask for its latest frame (kept; shown only while following)."""
         known = self.cache.get(self.seat)
-        if self.following and known is not None and known.head.get("live") and not self.asked:
+        if known is not None and known.head.get("live") and not self.asked:
             self.request(self.seat, known.count)  # past the end: the latest frame
 
     # -- rendering ------------------------------------------------------------------------------
@@ -248,7 +252,7 @@ class ReplayScreen(ParlorScreen):
         if known is None or not known.jumps:
             return
         picker.show(known.jumps, self.at)
-        picker.display = True
+        picker.display = picker.can_focus = True
         picker.focus()
 
     @on(OptionList.OptionSelected, "#replay-jumps")
@@ -257,7 +261,8 @@ class ReplayScreen(ParlorScreen):
         self.go(int(event.option.id or 0))
 
     def _close_picker(self) -> None:
-        self.query_one(JumpList).display = False
+        picker = self.query_one(JumpList)
+        picker.display = picker.can_focus = False  # else it takes the keys while hidden
         self.set_focus(None)
 
     def action_play(self) -> None:
@@ -320,6 +325,9 @@ class ReplayScreen(ParlorScreen):
 
     def action_decision(self) -> None:
         self.toggle_class("-decision-toggled")
+
+    def action_page(self, pages: int) -> None:
+        scroll_pages(self.query_one(DecisionPanel), pages)
 
     def action_back(self) -> None:
         if self.query_one(JumpList).display:

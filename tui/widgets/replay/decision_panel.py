@@ -86,7 +86,9 @@ def decision_text(decision: dict[str, Any] | None, names: list[str]) -> Text:
     return text
 
 
-class DecisionPanel(VerticalScroll):
+class DecisionPanel(VerticalScroll, can_focus=False):
+    """Scrolled by the replay screen's PgUp/PgDn: the arrows and Home/End step the replay."""
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(id="decision-text")
 
