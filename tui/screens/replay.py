@@ -170,7 +170,9 @@ class ReplayScreen(ParlorScreen):
         """The env's widget (and replay panel), once the first reply has named the env."""
         main = self.query_one("#replay-main")
         widget = widget_for(self.session.env_info(self.env_id))(id="env-widget")
-        widget.can_focus_children = False  # a picture of the game, not a form to fill
+        # A picture of the game, not a form to fill: no key reaches it (SocialGrid's step keys
+        # would take the arrows, and it focuses itself while its seat plays).
+        widget.can_focus = widget.can_focus_children = False
         await main.mount(widget)
         panel = replay_panel_for(self.env_id)
         if panel is not None:

@@ -9,8 +9,10 @@ from textual.widgets import Static
 
 
 def clock_text(clock: dict[str, Any] | None) -> str:
-    """"round 3 · phase night" (the env's clock in words)."""
-    return " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in (clock or {}).items())
+    """"round 3 · phase night" (the env's clock in words; an env's own "step", SocialGrid's
+    timestep, is called that, apart from the replay's step)."""
+    return " · ".join(f"{'timestep' if k == 'step' else str(k).replace('_', ' ')} {v}"
+                      for k, v in (clock or {}).items())
 
 
 class StepLine(Static):
