@@ -2,7 +2,7 @@
 game behind a delay, rebuilt once per perspective in a worker thread and kept encoded.
 
 A perspective's build holds what every reply of it shares (env, names, jumps, extras...) and
-each frame as encoded JSON; a reply is the shared part and the one frame asked for. Builds are
+each frame as compressed JSON; a reply is the shared part and the one frame asked for. Builds are
 kept in an LRU cache bounded by their bytes; requests for a build under way wait for it rather
 than start another. A live table's game is rebuilt from the table's own game (memory, and the
 store for what the game let go of) cut at (actions so far - delay): nothing later is read."""
@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import functools
 import sqlite3
+import zlib
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -20,41 +21,59 @@ import cachetools
 import orjson
 
 from server.replays.extras import extras_for
-from server.replays.replay import FORMAT, VERSION, Frame, Replay, ReplayMismatch
+from server.replays.replay import (
+    FORMAT,
+    VERSION,
+    Frame,
+    Replay,
+    ReplayError,
+    ReplayMismatch,
+)
 from server.store.store import Store, action_transcripts
 from server.tables.table import Table
 from server.wire import protocol as p
 
 CACHE_BYTES = 256 * 1024 * 1024  # encoded frames kept over all builds (docs/replays.md)
+MAX_FRAME_BYTES = 768 * 1024  # a frame's JSON, under the TUI's 1 MiB per message (tui/client.py)
+COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
+REBUILDS = 2  # rebuilds at once (each takes a core; one of a 9,000-action SocialGrid game
+# from everywhere holds ~140 MB while it runs: benchmarks/replay_cache.py); others wait
 TICKS = ("step", "timestep")  # clock counters that move every action: not a place to jump to
 
 
 @dataclasses.dataclass(frozen=True)
 class Build:
-    """One perspective of one game: the reply's shared fields and each frame encoded (or the
-    mismatch its rebuild found)."""
+    """One perspective of one game: the reply's shared fields and each frame encoded and
+    compressed; or, for a game that cannot be shown, the error every request for it gets
+    (code, message: its rebuild's mismatch, say)."""
 
     header: Mapping[str, Any]
     frames: tuple[bytes, ...] = ()
-    mismatch: str | None = None
+    refusal: tuple[str, str] | None = None
 
     @functools.cached_property
     def size(self) -> int:
         return sum(map(len, self.frames)) + len(p.encode_bytes(self.header)) + 200
 
-    def reply(self, ref: Any, at: int) -> dict[str, Any]:
-        if self.mismatch is not None:
-            raise p.ProtocolError(p.REPLAY_MISMATCH, self.mismatch, ref)
-        frame = orjson.loads(self.frames[min(at, len(self.frames) - 1)])
-        return p.message("replay", ref, **self.header, frame=frame)
+    def reply(self, ref: Any, at: int, game_id: int | None, table_id: str | None
+              ) -> dict[str, Any]:
+        """The reply for position `at` to a request that named `game_id` or `table_id` (one
+        build answers both)."""
+        if self.refusal is not None:
+            raise p.ProtocolError(*self.refusal, ref)
+        frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
+        return p.message("replay", ref, game_id=game_id, table_id=table_id, **self.header,
+                         frame=frame)
 
 
 def jump_label(clock: Mapping[str, Any]) -> str:
     """A clock as a short place name: its counters then its words ("meeting 1 vote",
-    "day 2 night", "round 3"), ticks left out."""
-    counters = [f"{k} {v}" for k, v in clock.items() if k not in TICKS and isinstance(v, int)]
-    words = [str(v) for k, v in clock.items() if k not in TICKS and not isinstance(v, int)]
-    return " ".join(counters + words) or "start"
+    "day 2 night", "round 3"), ticks and words that repeat a counter ("day 1 round 2", not
+    "... day") left out."""
+    counted = {k: v for k, v in clock.items() if k not in TICKS and isinstance(v, int)}
+    words = [str(v) for k, v in clock.items()
+             if k not in TICKS and k not in counted and str(v) not in counted]
+    return " ".join([f"{k} {v}" for k, v in counted.items()] + words) or "start"
 
 
 def _jumps(frames: Sequence[Frame]) -> list[dict[str, Any]]:
@@ -91,25 +110,36 @@ def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
             events = [{"seq": seen + i, "step": at, "clock": e["clock"], "type": e["type"],
                        "data": e["data"]} for i, e in enumerate(events)]
             seen += len(events)
-        out.append(p.encode_bytes({
-            "at": at, "index": f.index if seat is None else None, "clock": f.clock,
-            "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}))
+        frame = {"at": at, "index": f.index if seat is None else None, "clock": f.clock,
+                 "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}
+        encoded = p.encode_bytes(frame)
+        if len(encoded) > MAX_FRAME_BYTES and frame["decision"] is not None:
+            encoded = _without_long_texts(frame, len(encoded))
+        out.append(zlib.compress(encoded, COMPRESSION))
     return tuple(out)
 
 
-def build(replay: Replay, seat: int | None, *, game_id: int | None, table_id: str | None,
-          live: bool = False) -> Build:
+def _without_long_texts(frame: dict[str, Any], size: int) -> bytes:
+    """A frame too large for a client (a bot's long transcript or raw output) with those
+    texts replaced by a note saying where they are whole."""
+    note = (f"(left out: this step's frame is {size} bytes, more than a client reads; "
+            f"`parlor replay GAME_ID --export FILE` keeps it whole)")
+    frame["decision"] = frame["decision"] | {"transcript": note, "raw_output": note}
+    return p.encode_bytes(frame)
+
+
+def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:
     """Rebuild `replay` from `seat`'s perspective (None: omniscient): slow for a long game,
     so called in a worker thread."""
     d = replay.data
-    header = {"game_id": game_id, "table_id": table_id, "env": replay.env.id,
+    header = {"env": replay.env.id,
               "title": replay.env.title, "rules_version": d["rules_version"],
               "preset": d.get("preset"), "names": list(replay.names), "kinds": replay.kinds,
               "players": d["players"], "seat": seat, "live": live}
     try:
         frames = replay.seen(seat)
     except ReplayMismatch as e:
-        return Build(header, mismatch=str(e))
+        return Build(header, refusal=(p.REPLAY_MISMATCH, str(e)))
     return Build(header | {
         "count": len(frames), "jumps": _jumps(frames),
         "extras": extras_for(replay, seat, frames),
@@ -142,15 +172,18 @@ class Replays:
         self.cache: cachetools.LRUCache[Hashable, Build] = cachetools.LRUCache(
             cache_bytes, getsizeof=lambda b: b.size)
         self._building: dict[Hashable, asyncio.Future[Build]] = {}
+        self._rebuilds = asyncio.Semaphore(REBUILDS)
 
     async def answer(self, store: Store, req: p.Request, identity: str,
                      table: Table | None) -> dict[str, Any]:
         """The `replay` reply to `req` from the player `identity` (`table`: the table its
         `table_id` names)."""
         seat, at = req.get("seat"), req.get("at", 0)
+        table_id = table.id if table is not None else None
         if table is not None:
             if table.status != "over" or table.game_id is None:
-                return (await self._live(store, table, seat, req.id)).reply(req.id, at)
+                live = await self._live(store, table, seat, req.id)
+                return live.reply(req.id, at, table.game_id, table_id)
             game_id = table.game_id  # a finished table's id means its game
         else:
             game_id = req["game_id"]
@@ -165,13 +198,15 @@ class Replays:
             raise p.ProtocolError(p.FORBIDDEN, "this server runs a study: you may watch "
                                                "only the games you played", req.id)
         _check_seat(seat, players, req.id)
-        table_id = table.id if table is not None else None
 
         async def make() -> Build:
-            replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
-            return await asyncio.to_thread(build, replay, seat, game_id=game_id,
-                                           table_id=table_id)
-        return (await self._shared((game_id, seat), make)).reply(req.id, at)
+            async with self._rebuilds:
+                try:
+                    replay = await store.read_with(lambda c: Replay.from_db(c, game_id))
+                except ReplayError as e:  # an env this Parlor does not have
+                    return Build({}, refusal=(p.UNKNOWN_GAME, f"game {game_id}: {e}"))
+                return await asyncio.to_thread(build, replay, seat)
+        return (await self._shared((game_id, seat), make)).reply(req.id, at, game_id, table_id)
 
     async def _live(self, store: Store, table: Table, seat: int | None, ref: Any) -> Build:
         delay = self.omniscient_delay
@@ -200,8 +235,8 @@ class Replays:
         data = await _live_data(store, table, shown)
 
         async def make() -> Build:
-            return await asyncio.to_thread(build, Replay(data), None, game_id=table.game_id,
-                                           table_id=table.id, live=True)
+            async with self._rebuilds:
+                return await asyncio.to_thread(build, Replay(data), None, live=True)
         built = await self._shared(key, make, cache=False)
         for old in [k for k in self.cache if k[:3] == key]:
             del self.cache[old]  # a live table keeps its latest build only
