@@ -204,7 +204,10 @@ class ReplayScreen(ParlorScreen):
         if self.seat is not None:
             self.query_one("#replay-private", PrivatePanel).show(session.private)
         else:
-            self.query_one(SeatSecrets).show(frame.get("view") or {}, names)
+            view = frame.get("view") or {}
+            setup = view.get("setup")
+            drawn = env.reveal(setup, dict(enumerate(names))) if setup else None
+            self.query_one(SeatSecrets).show(view, names, drawn)
         self.query_one(ReplayLines).show(self.cache.lines(self.seat, self.at),
                                          self.cache.missing(self.seat, self.at) is None)
         self.query_one(DecisionPanel).show(frame.get("decision"), names)

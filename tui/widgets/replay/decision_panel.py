@@ -65,6 +65,8 @@ def decision_text(decision: dict[str, Any] | None, names: list[str]) -> Text:
         text.append("\n\nRaw output\n", style="bold")
         text.append(str(decision["raw_output"]))
     transcript = decision.get("transcript")
+    if isinstance(transcript, str) and transcript != decision.get("raw_output"):
+        text.append(f"\n\nReasoning (its transcript)\n{transcript}")  # the server's note
     if isinstance(transcript, list) and transcript:
         text.append("\n\nReasoning (its transcript)\n", style="bold")
         for message in transcript:
