@@ -35,6 +35,7 @@ from tui.widgets.replay.seat_secrets import SeatSecrets
 from tui.widgets.replay.step_line import StepLine
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # frames per second, + and - step through them
+PAST_THE_END = 2**31 - 1  # a position the server answers with the last frame
 LIVE_POLL = 1.0  # seconds between asks for a live table's latest frame while following it
 
 
@@ -224,8 +225,10 @@ class ReplayScreen(ParlorScreen):
 
     # -- moving ---------------------------------------------------------------------------------
     def go(self, at: int) -> None:
+        """Show position `at` (before the first reply, as asked: the reply says where the end
+        is, and `server_update` keeps within it)."""
         known = self.cache.get(self.seat)
-        last = max((known.count if known else 1) - 1, 0)
+        last = max(known.count - 1, 0) if known else at
         at = max(0, min(at, last))
         if known is not None and known.head.get("live"):
             self.following = at >= last
@@ -239,7 +242,7 @@ class ReplayScreen(ParlorScreen):
 
     def action_ends(self, end: int) -> None:
         known = self.cache.get(self.seat)
-        self.go(known.count - 1 if end and known else 0)
+        self.go(0 if not end else known.count - 1 if known else PAST_THE_END)
 
     def action_jump(self, way: int) -> None:
         known = self.cache.get(self.seat)
