@@ -28,6 +28,7 @@ from textual.containers import Horizontal, Vertical
 from tui.screens.base import ParlorScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HELP_BINDING, open_help
+from tui.screens.replay import ReplayScreen
 from tui.widgets.action_form import ActionForm
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.game_header import GameHeader
@@ -49,6 +50,8 @@ class GameScreen(ParlorScreen):
         Binding("ctrl+l,escape", "stop_watching", "Stop watching", priority=True),
         Binding("ctrl+t", "toggle_side", "Transcript", priority=True),
         Binding("ctrl+o", "earlier", "Earlier events"),
+        # A spectator has no form to type in: a plain letter is free.
+        Binding("o", "omniscient", "Omniscient (delayed)"),
         Binding("ctrl+b", "scroll_transcript(-1)", "Scroll transcript", key_display="^b/^f",
                 show=False),
         Binding("ctrl+f", "scroll_transcript(1)", "Scroll transcript", show=False),
@@ -83,6 +86,9 @@ class GameScreen(ParlorScreen):
             return watching
         if action == "toggle_side":
             return self.narrow
+        if action == "omniscient":
+            seats = (self.session.table or {}).get("seats") or []
+            return watching and bool(seats) and all(s.get("kind") == "bot" for s in seats)
         return True
 
     def server_update(self, msg: dict[str, Any]) -> None:
@@ -174,6 +180,15 @@ class GameScreen(ParlorScreen):
         if table is not None:
             self.client.send("leave", table_id=table["id"])
         self.parlor.to_lobby()
+
+    def action_omniscient(self) -> None:
+        """Stop watching and open the table's delayed omniscient view (a server started with
+        --omniscient-delay shows it; another says so on the replay screen)."""
+        table = self.session.table
+        if table is None:
+            return
+        self.action_stop_watching()
+        self.app.push_screen(ReplayScreen(table_id=table["id"]))
 
     # -- panes and history ------------------------------------------------------------------------
     def action_toggle_side(self) -> None:

@@ -20,6 +20,7 @@ from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.profile import ProfileScreen
+from tui.screens.replay import ReplayScreen
 from tui.screens.report import ReportScreen
 from tui.session import seat_display, watching_text
 from tui.widgets.key_footer import KeyFooter
@@ -59,7 +60,7 @@ class LobbyScreen(ParlorScreen):
                              classes="section-title")
                 yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
                 yield Static(empty_hint(self.narrow), id="lobby-empty", classes="form-hint")
-                yield Static("Finished  (Enter or w: result)", classes="section-title")
+                yield Static("Finished  (Enter: replay, w: result)", classes="section-title")
                 yield DataTable(id="finished-list", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -193,7 +194,11 @@ class LobbyScreen(ParlorScreen):
 
     @on(DataTable.RowSelected, "#finished-list")
     def _finished_chosen(self) -> None:
-        self.action_spectate()
+        table = next((t for t in self.session.tables if t["id"] == self.selected_table()), {})
+        if isinstance(table.get("game_id"), int):
+            self.app.push_screen(ReplayScreen(game_id=table["game_id"]))
+        else:  # an older server's summary without its game: its result, as before
+            self.action_spectate()
 
 
 def _seated(table: dict[str, Any], me: str | None) -> bool:

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
+from tui.screens.replay import ReplayScreen
 from tui.widgets.cycler import Cycler
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.metrics_view import pairs_table
@@ -75,8 +76,9 @@ class ProfileScreen(ParlorScreen):
             yield Cycler("Rating in", [], id="profile-series")
             yield RatingPlot(id="profile-plot")
             yield Static(id="profile-metrics")
-            yield Static("Recent games", classes="result-heading", id="profile-recent-heading")
-            yield DataTable(id="profile-recent", zebra_stripes=True, cursor_type="none")
+            yield Static("Recent games  (Enter: replay)", classes="result-heading",
+                         id="profile-recent-heading")
+            yield DataTable(id="profile-recent", zebra_stripes=True, cursor_type="row")
         yield KeyFooter()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -88,8 +90,7 @@ class ProfileScreen(ParlorScreen):
     def on_mount(self) -> None:
         self.query_one("#profile-envs", DataTable).add_columns(*ENV_COLUMNS)
         self.query_one("#profile-recent", DataTable).add_columns(*RECENT_COLUMNS)
-        for grid in self.query(DataTable):
-            grid.can_focus = False
+        self.query_one("#profile-envs", DataTable).can_focus = False
         self.query_one("#profile-series").focus()
         self.ask()
 
@@ -177,7 +178,7 @@ class ProfileScreen(ParlorScreen):
             when = time.strftime("%d %b %H:%M", time.localtime(ended)) if ended else "—"
             grid.add_row(str(game.get("table_id", "?")), self.title_of(str(game.get("env"))),
                          when, OUTCOMES.get(game.get("outcome"), str(game.get("outcome"))),
-                         "yes" if game.get("rated") else "no")
+                         "yes" if game.get("rated") else "no", key=str(game.get("game_id")))
         shown = grid.row_count > 0
         grid.display = shown
         self.query_one("#profile-recent-heading").display = shown
@@ -192,6 +193,12 @@ class ProfileScreen(ParlorScreen):
             f"{self.who}'s rating in {self.title_of(env)} after each rated game", {self.who: points})
 
     # -- actions -------------------------------------------------------------------------------
+    @on(DataTable.RowSelected, "#profile-recent")
+    def _replay(self, event: DataTable.RowSelected) -> None:
+        game_id = str(event.row_key.value)
+        if game_id.isdigit():
+            self.app.push_screen(ReplayScreen(game_id=int(game_id)))
+
     def action_refresh(self) -> None:
         self.ask()
 

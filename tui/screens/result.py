@@ -16,6 +16,7 @@ from tui.screens.base import ParlorScreen, scroll_pages
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.profile import ProfileScreen
+from tui.screens.replay import ReplayScreen
 from tui.session import Session
 from tui.widgets.env_widget import EnvWidget
 from tui.widgets.key_footer import KeyFooter
@@ -44,6 +45,7 @@ class ResultScreen(ParlorScreen):
         Binding("enter,escape", "lobby", "Back to lobby"),
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("p", "profile", "Your profile"),
+        Binding("r", "replay", "Replay"),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
         HELP_BINDING,
@@ -109,6 +111,15 @@ class ResultScreen(ParlorScreen):
 
     def action_profile(self) -> None:
         self.app.push_screen(ProfileScreen())
+
+    def action_replay(self) -> None:
+        """Watch the game again, from our seat (a spectator: the omniscient view)."""
+        game_id = (self.session.game_over or {}).get("game_id")
+        if isinstance(game_id, int):
+            self.app.push_screen(ReplayScreen(game_id=game_id, seat=self.session.seat))
+        else:
+            self.notify("This game was not stored: there is no replay of it.",
+                        severity="warning")
 
     def action_help(self) -> None:
         open_help(self, self.env_id or None)

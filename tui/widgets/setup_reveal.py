@@ -45,20 +45,25 @@ def _item(value: Any) -> str:
     return format_value(value)
 
 
+def setup_renderable(setup: Mapping[str, Any] | None, names: Mapping[int, str],
+                     drawn: tuple[RenderableType, Collection[str]] | None = None
+                     ) -> RenderableType:
+    """`drawn`: the env widget's picture of part of the setup and the keys it covers (the rest
+    is listed in words below it)."""
+    if not setup:
+        return Text("Nothing was hidden in this game.", style="dim")
+    text = Text()
+    covered = drawn[1] if drawn else ()
+    lines = setup_lines({k: v for k, v in setup.items() if k not in covered}, names)
+    width = min(30, max((len(label) for label, _ in lines), default=0))
+    for label, value in lines:
+        text.append(f"{label:<{width}}  ", style="bold")
+        text.append(value + "\n")
+    text.rstrip()
+    return Group(drawn[0], text) if drawn else text
+
+
 class SetupReveal(Static):
     def show(self, setup: Mapping[str, Any] | None, names: Mapping[int, str],
              drawn: tuple[RenderableType, Collection[str]] | None = None) -> None:
-        """`drawn`: the env widget's picture of part of the setup and the keys it covers (the
-        rest is listed in words below it)."""
-        if not setup:
-            self.update(Text("Nothing was hidden in this game.", style="dim"))
-            return
-        text = Text()
-        covered = drawn[1] if drawn else ()
-        lines = setup_lines({k: v for k, v in setup.items() if k not in covered}, names)
-        width = min(30, max((len(label) for label, _ in lines), default=0))
-        for label, value in lines:
-            text.append(f"{label:<{width}}  ", style="bold")
-            text.append(value + "\n")
-        text.rstrip()
-        self.update(Group(drawn[0], text) if drawn else text)
+        self.update(setup_renderable(setup, names, drawn))

@@ -1,0 +1,1 @@
+"""The replay screen's widgets (tui/screens/replay.py): one per file."""
