@@ -1,6 +1,7 @@
 """What a `replay` request costs the server (server/net/replays.py): the rebuild time of one
 perspective of a stored game, the bytes its build keeps in the cache, the largest frame message,
-and the process's peak memory while rebuilding.
+the process's peak memory while rebuilding, and what a viewer waits for a frame: the omniscient
+perspective makes each frame's views when asked (stepping forward, stepping back, jumping).
 
     parlor sim socialgrid --seat random (x7) --games 3 --seed 5 --quiet --db /tmp/sg.db
     python benchmarks/replay_cache.py /tmp/sg.db [--game ID] [--seat N ...]
@@ -44,13 +45,29 @@ def main() -> None:
         built = build(replay, seat)
         took = time.perf_counter() - began
         assert built.refusal is None, built.refusal
-        largest = max(len(p.encode_bytes(built.reply(1, at, game_id, None))) for at in
-                      range(len(built.frames)))
         who = "omniscient" if seat is None else f"seat {seat}"
-        print(f"{who:>10}: {len(built.frames)} frames, rebuilt in {took:.2f} s, "
-              f"build {built.size / 2**20:.1f} MiB, largest reply {largest / 1024:.0f} KiB, "
+        n = len(built.frames)
+        began = time.perf_counter()
+        largest = max(len(p.encode_bytes(built.frame(at))) for at in range(n))
+        every = time.perf_counter() - began
+        print(f"{who:>10}: {n} frames, rebuilt in {took:.2f} s, "
+              f"build {built.size / 2**20:.1f} MiB, largest frame {largest / 1024:.0f} KiB, "
+              f"every frame in turn {every / n * 1000:.2f} ms each, "
               f"peak RSS so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} "
               f"MiB")
+        if built.rewinder is not None:
+            back = _timed(built, range(n - 1, max(n - 101, 0), -1))
+            jumps = _timed(built, [n - 1, 0, n // 2, n // 4, 3 * n // 4, 1, n - 2])
+            print(f"{'':>10}  stepping back {back * 1000:.1f} ms a frame, jumping "
+                  f"{jumps * 1000:.1f} ms a frame")
+
+
+def _timed(built, positions) -> float:
+    positions = list(positions)
+    began = time.perf_counter()
+    for at in positions:
+        built.frame(at)
+    return (time.perf_counter() - began) / len(positions)
 
 
 if __name__ == "__main__":

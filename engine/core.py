@@ -8,6 +8,7 @@ clock, no global randomness: a game is fully determined by (config, seed, player
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 import sys
@@ -102,6 +103,10 @@ class Game(ABC):
     Games declare `__slots__` (every subclass lists its own state): attribute access is on the
     path of every move, and slots keep it fast however many attributes a game has.
     """
+
+    # Attributes a `fork` shares rather than copies: what never changes, or caches of a pure
+    # function of their inputs (SocialGrid's board and planning oracle).
+    SHARED_ON_FORK: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("env", "config", "seed", "players", "step", "roles", "clock", "_env_id",
                  "_waiting", "_events", "_actions", "_result", "over", "_aborted", "_public",
@@ -362,6 +367,16 @@ class Game(ABC):
                         break
             since += len(page)
         return found
+
+    def fork(self) -> Game:
+        """An independent copy of the game as it is now, to play on from here (a replay's
+        checkpoint): the state copied, the env, config, archive and the records so far shared
+        (nothing ever changes them), and the attributes the env names in SHARED_ON_FORK."""
+        shared: dict[int, Any] = {id(x): x for x in (self.env, self.config, self._archive)}
+        shared.update((id(x), x) for x in (getattr(self, a) for a in self.SHARED_ON_FORK))
+        shared.update((id(x), x) for x in self._events)
+        shared.update((id(x), x) for x in self._actions)
+        return copy.deepcopy(self, shared)
 
     def events_between(self, start: int, stop: int | None = None) -> list[Event]:
         """Every event (all visibilities) with start <= seq < stop: for the server's own

@@ -3,8 +3,9 @@ perspective (a seat, or None: omniscient). No Textual here, so it is easy to tes
 
 Each reply carries the whole-game part (count, jumps, extras, names...) and one frame. Frames are
 kept by position, so stepping back costs no request; a frame's `lines` and `events` are those new
-at its step, so the transcript up to a frame is every earlier frame's: `missing` names the
-earliest one not fetched yet, which the screen asks for next.
+at its step, and its `before` the server's last lines and events before it (whole frames back
+from it, `from` the first): the transcript up to a frame is every earlier frame's where all are
+here, else its `before` and its own.
 
 Switching perspective keeps the moment (`carry_over`): a seat's frames carry no action index
 (which actions a seat did not see is itself hidden), so the moment is the env's clock. The new
@@ -68,23 +69,27 @@ class ReplayCache:
         known = self.perspectives.get(seat)
         return known.frames.get(at) if known else None
 
-    def missing(self, seat: int | None, at: int) -> int | None:
-        """The earliest position up to `at` not fetched yet (None: all are here)."""
+    def transcript(self, seat: int | None, at: int
+                   ) -> tuple[list[str], list[dict[str, Any]], bool]:
+        """(lines, events, complete) up to position `at` (see the module); `complete`: they
+        reach back to the setup."""
         known = self.perspectives.get(seat)
         frames = known.frames if known else {}
-        return next((i for i in range(at + 1) if i not in frames), None)
-
-    def upto(self, seat: int | None, at: int) -> list[dict[str, Any]]:
-        """The fetched frames of positions 0..at, in order."""
-        known = self.perspectives.get(seat)
-        frames = known.frames if known else {}
-        return [frames[i] for i in range(at + 1) if i in frames]
+        if all(i in frames for i in range(at + 1)):
+            upto = [frames[i] for i in range(at + 1)]
+            return ([x for f in upto for x in f.get("lines") or []],
+                    [e for f in upto for e in f.get("events") or []], True)
+        frame = frames.get(at) or {}
+        before = frame.get("before") or {}
+        return (list(before.get("lines") or []) + list(frame.get("lines") or []),
+                list(before.get("events") or []) + list(frame.get("events") or []),
+                before.get("from") == 0)
 
     def lines(self, seat: int | None, at: int) -> list[str]:
-        return [line for f in self.upto(seat, at) for line in f.get("lines") or []]
+        return self.transcript(seat, at)[0]
 
     def events(self, seat: int | None, at: int) -> list[dict[str, Any]]:
-        return [e for f in self.upto(seat, at) for e in f.get("events") or []]
+        return self.transcript(seat, at)[1]
 
     def session_at(self, seat: int | None, at: int, base: Session) -> Session:
         """A Session that shows frame `at` to an env widget exactly as the game screen's would

@@ -103,6 +103,7 @@ class Task:
 
 
 class SocialGridGame(Game):
+    SHARED_ON_FORK = ("board", "oracle")  # the map never changes; the oracle caches by input
     __slots__ = ("board", "oracle", "poses", "status", "known_dead", "corpses", "closed",
                  "tasks", "cooldown", "calls_left", "history", "still", "tick", "phase",
                  "answers", "meeting", "meetings", "trust", "rewards", "tasks_done",

@@ -13,6 +13,7 @@ import asyncio
 import dataclasses
 import functools
 import sqlite3
+import threading
 import zlib
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any
@@ -28,6 +29,7 @@ from server.replays.replay import (
     Replay,
     ReplayError,
     ReplayMismatch,
+    Rewinder,
 )
 from server.store.store import Store, action_transcripts
 from server.tables.table import Table
@@ -38,6 +40,8 @@ MAX_FRAME_BYTES = 768 * 1024  # a frame's JSON, under the TUI's 1 MiB per messag
 COMPRESSION = 1  # zlib's fastest: a long SocialGrid game's frames kept in a fifth of the bytes
 REBUILDS = 2  # rebuilds at once (each takes a core; one of a 9,000-action SocialGrid game
 # from everywhere holds ~140 MB while it runs: benchmarks/replay_cache.py); others wait
+BEFORE_LINES = 200  # a frame carries the lines and events of the frames before it, whole frames
+BEFORE_EVENTS = 100  # back to about this many (the transcript without a request per frame)
 TICKS = ("step", "timestep")  # clock counters that move every action: not a place to jump to
 
 
@@ -45,23 +49,55 @@ TICKS = ("step", "timestep")  # clock counters that move every action: not a pla
 class Build:
     """One perspective of one game: the reply's shared fields and each frame encoded and
     compressed; or, for a game that cannot be shown, the error every request for it gets
-    (code, message: its rebuild's mismatch, say)."""
+    (code, message: its rebuild's mismatch, say). The omniscient perspective keeps its frames
+    without views and makes each view when asked (`rewinder`): a long SocialGrid game's seven
+    views a frame are nearly all of its rebuild time, and few frames are ever looked at."""
 
     header: Mapping[str, Any]
     frames: tuple[bytes, ...] = ()
     refusal: tuple[str, str] | None = None
+    rewinder: Rewinder | None = None
+    seen: tuple[tuple[list[str], list[dict[str, Any]]], ...] = ()  # each frame's lines, events
+    _turn: threading.Lock = dataclasses.field(default_factory=threading.Lock)
 
     @functools.cached_property
     def size(self) -> int:
-        return sum(map(len, self.frames)) + len(p.encode_bytes(self.header)) + 200
+        """About the bytes kept: the compressed frames, the header, and the lines and events
+        each frame keeps plain (as their JSON's bytes)."""
+        return (sum(map(len, self.frames)) + len(p.encode_bytes(self.header)) + 200
+                + sum(len(p.encode_bytes(lines)) + len(p.encode_bytes(events))
+                      for lines, events in self.seen))
 
-    def reply(self, ref: Any, at: int, game_id: int | None, table_id: str | None
-              ) -> dict[str, Any]:
+    def frame(self, at: int) -> dict[str, Any]:
+        """Frame `at` (past the end: the last) as the wire carries it; slow if its view is
+        made now, so called in a worker thread."""
+        frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
+        frame["before"] = self._before(frame["at"])
+        if self.rewinder is not None:
+            with self._turn:  # the rewinder's game is one cursor
+                frame["view"] = self.rewinder.view(frame["index"])
+            frame = orjson.loads(_encoded(frame))
+        return frame
+
+    def _before(self, at: int) -> dict[str, Any]:
+        """The lines and events of the frames before `at`, whole frames back from it to about
+        BEFORE_LINES lines or BEFORE_EVENTS events; `from`: the first frame they hold."""
+        start, lines, events = at, 0, 0
+        while start > 0 and lines < BEFORE_LINES and events < BEFORE_EVENTS:
+            start -= 1
+            lines += len(self.seen[start][0])
+            events += len(self.seen[start][1])
+        return {"from": start, "lines": [x for f in self.seen[start:at] for x in f[0]],
+                "events": [e for f in self.seen[start:at] for e in f[1]]}
+
+    async def reply(self, ref: Any, at: int, game_id: int | None, table_id: str | None
+                    ) -> dict[str, Any]:
         """The reply for position `at` to a request that named `game_id` or `table_id` (one
         build answers both)."""
         if self.refusal is not None:
             raise p.ProtocolError(*self.refusal, ref)
-        frame = orjson.loads(zlib.decompress(self.frames[min(at, len(self.frames) - 1)]))
+        frame = (await asyncio.to_thread(self.frame, at) if self.rewinder is not None
+                 else self.frame(at))
         return p.message("replay", ref, game_id=game_id, table_id=table_id, **self.header,
                          frame=frame)
 
@@ -99,11 +135,13 @@ def _decision(frame: Frame) -> dict[str, Any] | None:
             "latency_ms": d.latency_ms, "think_seconds": d.think_seconds}
 
 
-def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
-    """Each frame as the wire carries it. A seat's events are numbered as the seat counts
-    them (its seen events before; `step` = the position), without their recipients, and its
-    frames carry no action index: the engine's numbers count what the seat did not see."""
-    out, seen = [], 0
+def _frames(frames: Sequence[Frame], seat: int | None
+            ) -> tuple[tuple[bytes, ...], tuple[tuple[list[str], list[dict[str, Any]]], ...]]:
+    """Each frame as the wire carries it (without `before`), and its lines and events. A
+    seat's events are numbered as the seat counts them (its seen events before; `step` = the
+    position), without their recipients, and its frames carry no action index: the engine's
+    numbers count what the seat did not see."""
+    out, parts, seen = [], [], 0
     for at, f in enumerate(frames):
         events = list(f.events)
         if seat is not None:
@@ -112,16 +150,18 @@ def _frames(frames: Sequence[Frame], seat: int | None) -> tuple[bytes, ...]:
             seen += len(events)
         frame = {"at": at, "index": f.index if seat is None else None, "clock": f.clock,
                  "view": f.view, "lines": f.lines, "events": events, "decision": _decision(f)}
-        encoded = p.encode_bytes(frame)
-        if len(encoded) > MAX_FRAME_BYTES and frame["decision"] is not None:
-            encoded = _without_long_texts(frame, len(encoded))
-        out.append(zlib.compress(encoded, COMPRESSION))
-    return tuple(out)
+        out.append(zlib.compress(_encoded(frame), COMPRESSION))
+        parts.append((list(f.lines), events))
+    return tuple(out), tuple(parts)
 
 
-def _without_long_texts(frame: dict[str, Any], size: int) -> bytes:
-    """A frame too large for a client (a bot's long transcript or raw output) with those
-    texts replaced by a note saying where they are whole."""
+def _encoded(frame: dict[str, Any]) -> bytes:
+    """A frame's JSON; if too large for a client (a bot's long transcript or raw output),
+    with those texts replaced by a note saying where they are whole."""
+    encoded = p.encode_bytes(frame)
+    size = len(encoded)
+    if size <= MAX_FRAME_BYTES or frame["decision"] is None:
+        return encoded
     note = (f"(left out: this step's frame is {size} bytes, more than a client reads; "
             f"`parlor replay GAME_ID --export FILE` keeps it whole)")
     frame["decision"] = frame["decision"] | {"transcript": note, "raw_output": note}
@@ -137,13 +177,15 @@ def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:
               "preset": d.get("preset"), "names": list(replay.names), "kinds": replay.kinds,
               "players": d["players"], "seat": seat, "live": live}
     try:
-        frames = replay.seen(seat)
+        frames = replay.seen(seat) if seat is not None else replay.frames(None, views=False)
     except ReplayMismatch as e:
         return Build(header, refusal=(p.REPLAY_MISMATCH, str(e)))
+    encoded, seen = _frames(frames, seat)
     return Build(header | {
         "count": len(frames), "jumps": _jumps(frames),
         "extras": extras_for(replay, seat, frames),
-        "result": d.get("result"), "aborted": d.get("aborted")}, _frames(frames, seat))
+        "result": d.get("result"), "aborted": d.get("aborted")}, encoded,
+        rewinder=replay.rewinder() if seat is None else None, seen=seen)
 
 
 def _game_row(conn: sqlite3.Connection, game_id: int) -> tuple[bool, int, set[str]] | None:
@@ -183,7 +225,7 @@ class Replays:
         if table is not None:
             if table.status != "over" or table.game_id is None:
                 live = await self._live(store, table, seat, req.id)
-                return live.reply(req.id, at, table.game_id, table_id)
+                return await live.reply(req.id, at, table.game_id, table_id)
             game_id = table.game_id  # a finished table's id means its game
         else:
             game_id = req["game_id"]
@@ -206,7 +248,8 @@ class Replays:
                 except ReplayError as e:  # an env this Parlor does not have
                     return Build({}, refusal=(p.UNKNOWN_GAME, f"game {game_id}: {e}"))
                 return await asyncio.to_thread(build, replay, seat)
-        return (await self._shared((game_id, seat), make)).reply(req.id, at, game_id, table_id)
+        built = await self._shared((game_id, seat), make)
+        return await built.reply(req.id, at, game_id, table_id)
 
     async def _live(self, store: Store, table: Table, seat: int | None, ref: Any) -> Build:
         delay = self.omniscient_delay

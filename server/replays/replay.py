@@ -171,33 +171,42 @@ class Replay:
         return dict(self.data)
 
     # -- the rebuild --------------------------------------------------------------------------
+    def _new_game(self) -> Game:
+        env, data = self.env, self.data
+        try:
+            return env.new_game(env.Config.from_json(data["config"]), int(data["seed"]),
+                                data["players"])
+        except EngineError as e:
+            raise ReplayMismatch(f"the game cannot be set up again under {env.id} rules "
+                                 f"{env.rules_version}: {e}") from None
+
+    def _act(self, game: Game, i: int) -> list[Event]:
+        """Make action `i - 1` again on `game` (now at frame i - 1): the events it made, the
+        stored abort joined to the last."""
+        action = self.actions[i - 1]
+        try:
+            made = list(self.env.replay_action(game, action))
+        except EngineError as e:
+            raise ReplayMismatch(f"action {i - 1} (seat {action.seat}, {action.raw!r}) "
+                                 f"cannot be made again: {e}") from None
+        return made + self._abort(game) if i == len(self.actions) else made
+
     def _steps(self) -> Iterator[tuple[Game, int, list[Event], float | None]]:
         """(game, index, events the step made, the action's think time) for frame 0 and after
         each action, the stored abort (if any) joined to the last frame. A think time is the
         action's stored `created` time less the moment the seat's turn began: the `created`
         time of the action after which the seat was first awaited again (the game's `started`
         time if it was awaited from the start); None where the replay holds no times."""
-        env, data = self.env, self.data
-        try:
-            game = env.new_game(env.Config.from_json(data["config"]), int(data["seed"]),
-                                data["players"])
-        except EngineError as e:
-            raise ReplayMismatch(f"the game cannot be set up again under {env.id} rules "
-                                 f"{env.rules_version}: {e}") from None
-        last = len(self.actions)
+        data = self.data
+        game = self._new_game()
         made = list(game.events)
-        if last == 0:
+        if not self.actions:
             made += self._abort(game)
         began: dict[int, float | None] = dict.fromkeys(game.pending(), data.get("started"))
         yield game, 0, made, None
-        for i, action in enumerate(self.actions, 1):
-            try:
-                made = list(env.replay_action(game, action))
-            except EngineError as e:
-                raise ReplayMismatch(f"action {i - 1} (seat {action.seat}, {action.raw!r}) "
-                                     f"cannot be made again: {e}") from None
-            if i == last:
-                made += self._abort(game)
+        for i in range(1, len(self.actions) + 1):
+            made = self._act(game, i)
+            action = self.actions[i - 1]
             at = data["actions"][i - 1].get("created")
             turn = began.pop(action.seat, None)
             for seat in game.pending():
@@ -249,9 +258,13 @@ class Replay:
         """Each action's decision (a person's think time as `_steps` says)."""
         return [self._decision(i - 1, think) for _, i, _, think in self._steps() if i]
 
-    def frames(self, seat: int | None = OMNISCIENT) -> list[Frame]:
+    def frames(self, seat: int | None = OMNISCIENT, *, views: bool = True) -> list[Frame]:
         """Frame 0..n for `seat` (OMNISCIENT: everything). The rebuild is checked as it goes:
-        a mismatch raises before any frame is returned."""
+        a mismatch raises before any frame is returned. `views=False` (omniscient only): the
+        frames without their views, fast (a long SocialGrid game's views are nearly all of its
+        rebuild time); `rewinder().view(index)` gives each when it is shown."""
+        if seat is not None and not views:
+            raise ValueError("a seat's frames need their views (seen() compares them)")
         if seat is not None and not 0 <= seat < self.data["players"]:
             raise ReplayError(f"no seat {seat}; seats are 0..{self.data['players'] - 1}")
         name = dict(enumerate(self.names)).get
@@ -259,9 +272,10 @@ class Replay:
         frames, rebuilt = [], []
         for game, i, made, think in self._steps():
             rebuilt += made
-            if seat is None:
-                view = {"seats": {s: game.view(s) for s in range(game.players)},
-                        "setup": game.hidden_setup()}
+            if not views:
+                view = {}
+            elif seat is None:
+                view = _everywhere(game)
             else:
                 view = game.view(seat)
             seen = [e for e in made if seat is None or e.visible(seat)]
@@ -272,7 +286,7 @@ class Replay:
             decision = self._decision(i - 1, think) if i and (
                 seat is None or self.actions[i - 1].seat == seat) else None
             view = _plain(view)
-            if frames:  # a long game's frames share what did not change (memory, not copies)
+            if frames and views:  # a long game's frames share what did not change (memory, not copies)
                 view = _shared(view, frames[-1].view)
             frames.append(Frame(i, dict(game.clock), view, lines, decision,
                                 tuple(_event_json(e) for e in seen)))
@@ -292,6 +306,9 @@ class Replay:
             if not f.blank() or f.view != kept[-1].view:
                 kept.append(f)
         return kept
+
+    def rewinder(self) -> Rewinder:
+        return Rewinder(self)
 
     def jumps(self) -> list[tuple[int, Mapping[str, Any]]]:
         """(frame index, clock) where the env's clock (round, phase, tick...) changes: where
@@ -337,6 +354,46 @@ class Replay:
                 out += _decision_lines(dec)
             out += [""] + [f"- {line}" for line in f.lines] + [""]
         return "\n".join(out)
+
+
+def _everywhere(game: Game) -> dict[str, Any]:
+    """The omniscient view: every seat's and the hidden setup."""
+    return {"seats": {s: game.view(s) for s in range(game.players)},
+            "setup": game.hidden_setup()}
+
+
+class Rewinder:
+    """The game at any frame without keeping every state: a cursor that steps forward, and a
+    copy every CHECKPOINT actions to start from when asked for an earlier frame. Stepping
+    through a replay costs one action a frame; jumping back, one copy and at most CHECKPOINT
+    actions. Not for two threads at once (the server holds a lock)."""
+
+    CHECKPOINT = 128
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self.game = replay._new_game()
+        self.index = 0
+        self.checkpoints: dict[int, Game] = {0: self.game.fork()}
+
+    def game_at(self, index: int) -> Game:
+        """The game after action `index` (clamped to the replay's actions): the cursor itself,
+        to read and not to change."""
+        index = max(0, min(index, len(self.replay.actions)))
+        if index < self.index or index - self.index > self.CHECKPOINT:
+            start = max(i for i in self.checkpoints if i <= index)
+            if not start <= self.index <= index:
+                self.game, self.index = self.checkpoints[start].fork(), start
+        while self.index < index:
+            self.index += 1
+            self.replay._act(self.game, self.index)
+            if self.index % self.CHECKPOINT == 0 and self.index not in self.checkpoints:
+                self.checkpoints[self.index] = self.game.fork()
+        return self.game
+
+    def view(self, index: int) -> dict[str, Any]:
+        """The omniscient view of frame `index`, as `frames(None)` gives it."""
+        return _plain(_everywhere(self.game_at(index)))
 
 
 def _heading(frame: Frame, names: Sequence[str]) -> str:

@@ -48,7 +48,7 @@ async def frames(pilot: Pilot, app: ParlorApp) -> list[str]:
     for at in range(1, last_step(text) + 1):
         await pilot.press("right")
         shown.append(await step_to(pilot, at))
-        await wait_for(pilot, lambda at=at: app.screen.cache.missing(app.screen.seat, at) is None,
+        await wait_for(pilot, lambda at=at: app.screen.cache.transcript(app.screen.seat, at)[2],
                        "the transcript up to the frame")
         shown[-1] = screen_text(app) + "\n".join(app.screen.query_one(ReplayLines).shown)
     return shown

@@ -20,17 +20,21 @@ def _jumps(*starts):
             for i, at in enumerate(starts)]
 
 
-def test_frames_are_kept_by_position_and_the_transcript_needs_every_earlier_one():
+def test_frames_are_kept_by_position_and_the_transcript_is_theirs_or_the_servers_before():
     cache = ReplayCache(game_id=7)
-    cache.fold(_reply(None, 2, 5, _jumps(0)))
+    before = {"from": 1, "lines": ["line 1"], "events": [{"seq": 1}]}
+    cache.fold(_reply(None, 2, 5, _jumps(0), before=before))
     cache.fold({**_reply(None, 0, 5, _jumps(0)), "game_id": 8})  # another game's: ignored
-    assert cache.missing(None, 2) == 0
+    # Not every earlier frame is here: the frame's `before` (from frame 1: not complete).
+    assert cache.transcript(None, 2) == (["line 1", "line 2"], [{"seq": 1}], False)
     cache.fold(_reply(None, 0, 5, _jumps(0)))
     cache.fold(_reply(None, 1, 5, _jumps(0)))
-    assert cache.missing(None, 2) is None
+    assert cache.transcript(None, 2)[2]
     assert cache.lines(None, 2) == ["line 0", "line 1", "line 2"]
     assert cache.lines(None, 1) == ["line 0", "line 1"]
     assert cache.get(None).count == 5 and cache.get(0) is None
+    cache.fold(_reply(None, 4, 5, _jumps(0), before={"from": 0, "lines": ["all"], "events": []}))
+    assert cache.transcript(None, 4) == (["all", "line 4"], [], True)
 
 
 def test_a_frame_reaches_the_env_widget_as_the_game_screen_would_give_it_with_no_turn():

@@ -116,18 +116,15 @@ class ReplayScreen(ParlorScreen):
         self.asked[self.client.send("replay", **body)] = (seat, at)
 
     def fetch(self) -> None:
-        """Ask for what is needed next, one request at a time: the frame on screen, then the
-        earlier frames its transcript needs, then (while playing) the next one."""
+        """Ask for what is needed next, one request at a time: the frame on screen (it brings
+        the transcript before it), then (while playing) the next one."""
         if self.asked or self.error:
             return
         seat, known = self.seat, self.cache.get(self.seat)
         if known is None or self.cache.frame(seat, self.at) is None:
             self.request(seat, self.at)
             return
-        missing = self.cache.missing(seat, self.at)
-        if missing is not None:
-            self.request(seat, missing)
-        elif self.playing and self.at + 1 < known.count and \
+        if self.playing and self.at + 1 < known.count and \
                 self.cache.frame(seat, self.at + 1) is None:
             self.request(seat, self.at + 1)
 
@@ -209,8 +206,8 @@ class ReplayScreen(ParlorScreen):
             setup = view.get("setup")
             drawn = env.reveal(setup, dict(enumerate(names))) if setup else None
             self.query_one(SeatSecrets).show(view, names, drawn)
-        self.query_one(ReplayLines).show(self.cache.lines(self.seat, self.at),
-                                         self.cache.missing(self.seat, self.at) is None)
+        lines, _, complete = self.cache.transcript(self.seat, self.at)
+        self.query_one(ReplayLines).show(lines, complete)
         self.query_one(DecisionPanel).show(frame.get("decision"), names)
         for panel in self.query("#replay-panel"):
             panel.show(head, frame)  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ import pytest
 from bots.base import Bot, Decision
 from bots.registry import SCRIPTED, register_scripted
 from engine.registry import get
+from server.net.replays import BEFORE_EVENTS, BEFORE_LINES
 from server.replays.extras import extras_for
 from server.replays.replay import Frame, ReplayMismatch
 from server.store.study import parse_study
@@ -39,7 +40,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     return path
 
 
-def _same_frame(wire: dict[str, Any], frame: Frame, at: int, seat: int | None) -> None:
+def _same_frame(wire: dict[str, Any], frames: list[Frame], at: int, seat: int | None) -> None:
+    frame = frames[at]
     assert wire["at"] == at
     assert wire["index"] == (frame.index if seat is None else None)
     assert wire["clock"] == frame.clock
@@ -53,6 +55,13 @@ def _same_frame(wire: dict[str, Any], frame: Frame, at: int, seat: int | None) -
     else:
         assert (wire["decision"]["seat"], wire["decision"]["raw"], wire["decision"]["outcome"]) \
             == (d.seat, d.raw, d.outcome)
+    # The transcript before it: whole frames back to the setup or to about a page of lines.
+    before, start = wire["before"], wire["before"]["from"]
+    assert before["lines"] == [line for f in frames[start:at] for line in f.lines]
+    assert [e["type"] for e in before["events"]] == \
+        [e["type"] for f in frames[start:at] for e in f.events]
+    assert start == 0 or len(before["lines"]) >= BEFORE_LINES or \
+        len(before["events"]) >= BEFORE_EVENTS
 
 
 async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_server, db):
@@ -73,7 +82,7 @@ async def test_every_env_replays_over_the_wire_as_replay_seen_rebuilds_it(make_s
                 assert msg["names"] == list(replay.names) and msg["result"] is not None
                 assert msg["jumps"][0]["at"] == 0 and msg["jumps"][0]["label"]
                 assert msg["extras"] == json.loads(json.dumps(extras, default=list)), env_id
-                _same_frame(msg["frame"], frames[at], at, seat)
+                _same_frame(msg["frame"], frames, at, seat)
         past = await client.request("replay", game_id=game_id, at=10**9)
         assert past["frame"]["at"] == past["count"] - 1, env_id
     await client.close()

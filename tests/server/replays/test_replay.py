@@ -15,7 +15,7 @@ import pytest
 
 from engine.registry import env_ids, get
 from server.cli import main
-from server.replays.replay import Replay, ReplayError, ReplayMismatch
+from server.replays.replay import Replay, ReplayError, ReplayMismatch, _plain
 
 
 def _engine_envs() -> list[str]:  # not the envs tests register
@@ -234,3 +234,23 @@ def test_frames_share_what_did_not_change_with_the_frame_before(db):
     seats = [(a.view["seats"][s], b.view["seats"][s]) for a, b in pairs for s in a.view["seats"]]
     assert any(x is y for x, y in seats) and any(x != y for x, y in seats)
     assert all(x is y for x, y in seats if x == y)
+
+
+def test_the_rewinder_gives_any_frames_view_in_any_order_as_the_full_rebuild_does(db):
+    """The server's omniscient frames make their views when shown: forward, back across
+    checkpoints and far jumps give exactly `frames(None)`'s views; the forks it starts from
+    are untouched by the cursor's moves."""
+    replay = _replay(db, "socialgrid")
+    full = replay.frames(None)
+    assert [f.view for f in replay.frames(None, views=False)] == [{}] * len(full)
+    rewinder = replay.rewinder()
+    rewinder.CHECKPOINT = 16
+    last = len(full) - 1
+    assert last > 3 * rewinder.CHECKPOINT
+    order = [last, 0, 1, 2, last // 2, last // 2 - 1, 17, 16, 15, last - 1, 40, last]
+    for index in order:
+        assert rewinder.view(index) == full[index].view, index
+    assert rewinder.view(last + 5) == full[last].view  # past the end: the last
+    start = rewinder.checkpoints[16]
+    assert rewinder.game_at(40).step == 40 and start.step == 16
+    assert _plain(start.fork().view(None)) == _plain(start.view(None))

@@ -23,14 +23,15 @@ class ReplayLines(WrapLog):
         return list(self._shown)
 
     def show(self, lines: list[str], complete: bool) -> None:
-        """`complete`: every earlier frame is here (else a note says the rest is coming)."""
+        """`complete`: the lines reach back to the setup (else a note says earlier ones are
+        not shown: the server sends the last few hundred before a frame)."""
         if complete and self._complete and lines[: len(self._shown)] == self._shown:
             for line in lines[len(self._shown):]:  # stepping forward: only the new lines
                 self._write(line)
         else:
             self.clear()
             if not complete:
-                self.write(Text("… fetching earlier steps", style="italic"))
+                self.write(Text("… earlier lines: jump back to read them", style="italic"))
             for line in lines:
                 self._write(line)
         self._shown, self._complete = list(lines), complete
