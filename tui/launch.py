@@ -20,15 +20,14 @@ def default_name() -> str:
 
 def run_remote(url: str, name: str | None = None, server_key: str | None = None, *,
                invite: str | None = None, cafile: str | None = None,
-               database: str | None = None) -> int:
+               database: str | None = None, ask_name: bool = False) -> int:
     """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT or wss://...);
     `invite`: a code for a new name on an invite-only server; `cafile`: certificates to trust
     for wss:// (default: the system's); `database`: the file of an embedded server, shown in
-    the lobby (the path printed on start is covered by the TUI at once)."""
-    if "://" not in url:
-        url = f"ws://{url}"  # `parlor play --server host:port` is what people type
-    app = ParlorApp(url, name or default_name(), server_key, invite=invite, cafile=cafile,
-                    database=database)
+    the lobby (the path printed on start is covered by the TUI at once); `ask_name`: ask for
+    the name on screen instead (a browser tab: ParlorApp keeps its token for the session)."""
+    app = ParlorApp(url, None if ask_name else name or default_name(), server_key,
+                    invite=invite, cafile=cafile, database=database)
     app.run()
     return app.return_code or 0
 

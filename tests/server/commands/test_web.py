@@ -1,0 +1,63 @@
+"""`parlor web`'s arguments: a server address that cannot be one is refused before anything
+starts, the command each tab runs is quoted so no argument reaches a shell as code, and the page
+says Parlor and reaches its websocket at the public address a proxy gives it."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from server.commands.web import tab_command
+from tests.server.net.test_kill import free_port
+
+
+def parlor(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.parametrize("server", ["ws://host:port", "http://host:8765", "ws://", "ws://a b:1",
+                                    "ws://host:99999"])
+def test_a_server_address_that_cannot_be_one_is_refused(server):
+    done = parlor("web", "--server", server)
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines() if "error" in line]
+    assert errors == [f"parlor web: error: argument --server: {server!r} is not a server "
+                      f"address: use ws://HOST:PORT (or wss:// for TLS)"]
+    assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_each_tab_runs_parlor_play_with_its_arguments_quoted(tmp_path):
+    odd = tmp_path / "ca; rm -rf ~ $(id).pem"
+    argv = shlex.split(tab_command("wss://example.org:443/parlor?x=1&y=2", str(odd)))
+    assert argv == [sys.executable, "-m", "server.cli", "play", "--server",
+                    "wss://example.org:443/parlor?x=1&y=2", "--ask-name", "--cafile", str(odd)]
+
+
+def test_the_page_says_parlor_and_uses_the_public_url():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "web", "--port", str(port),
+                             "--public-url", "https://games.example.org/"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "https://games.example.org " in proc.stdout.readline()  # what to hand people
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.05)
+        page = page.decode()
+        assert "<title>Parlor</title>" in page
+        assert 'data-session-websocket-url="wss://games.example.org/ws"' in page
+        assert "googleapis" not in page
+    finally:
+        proc.terminate()
+        assert proc.wait(20) == 0
