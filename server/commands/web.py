@@ -45,11 +45,13 @@ def add_parser(sub: Any) -> None:
 
 
 def tab_command(server: str, cafile: str | None = None) -> str:
-    """The shell command each tab runs: `parlor play` on `server`, asking for the name."""
+    """The shell command each tab runs: `parlor play` on `server`, asking for the name; the
+    shell execs it, so the tab's app is this server's child and ends with it
+    (tui/launch.py)."""
     argv = [sys.executable, "-m", "server.cli", "play", "--server", server, "--ask-name"]
     if cafile:
         argv += ["--cafile", str(Path(cafile).resolve())]  # the tabs may start elsewhere
-    return shlex.join(argv)
+    return f"exec {shlex.join(argv)}"
 
 
 def public_url(text: str) -> str:

@@ -170,6 +170,14 @@ def browser() -> Iterator[object]:
             browser.close()
 
 
+def _alive(pid: int) -> bool:
+    """`pid` runs (a process that ended but was not waited for yet, a zombie, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
 def _preset(text: str) -> str | None:
     """The choice the create-table form's first row (its preset) shows."""
     found = re.search(r"‹ (\S+) ›", text)
@@ -212,6 +220,16 @@ def test_a_person_plays_blotto_against_a_bot_in_the_browser(web, browser):
     origin = web.url.rstrip("/")
     assert tab.requests and all(url.startswith(origin) for url in tab.requests), tab.requests
 
+    # `parlor web` killed outright: the tab's app does not live on, holding its seat.
+    apps = web.tabs()
+    assert apps
+    web.proc.kill()
+    web.proc.wait(20)
+    end = time.monotonic() + DEADLINE
+    while any(_alive(pid) for pid in apps):
+        assert time.monotonic() < end, "a tab's app outlived parlor web"
+        time.sleep(0.1)
+
 
 def test_two_tabs_are_two_sessions_with_a_name_each(web, browser):
     ada, other = Tab(browser, web.url), Tab(browser, web.url)
@@ -234,4 +252,4 @@ def test_two_tabs_are_two_sessions_with_a_name_each(web, browser):
     tabs = web.tabs()
     assert web.stop() == 0  # Ctrl+C: a clean stop, the tabs' processes with it
     assert "Traceback" not in web.output()
-    assert not any(Path(f"/proc/{pid}").exists() for pid in tabs)
+    assert not any(_alive(pid) for pid in tabs)

@@ -35,7 +35,7 @@ def test_a_server_address_that_cannot_be_one_is_refused(server):
 def test_each_tab_runs_parlor_play_with_its_arguments_quoted(tmp_path):
     odd = tmp_path / "ca; rm -rf ~ $(id).pem"
     argv = shlex.split(tab_command("wss://example.org:443/parlor?x=1&y=2", str(odd)))
-    assert argv == [sys.executable, "-m", "server.cli", "play", "--server",
+    assert argv == ["exec", sys.executable, "-m", "server.cli", "play", "--server",
                     "wss://example.org:443/parlor?x=1&y=2", "--ask-name", "--cafile", str(odd)]
 
 
@@ -61,3 +61,15 @@ def test_the_page_says_parlor_and_uses_the_public_url():
     finally:
         proc.terminate()
         assert proc.wait(20) == 0
+
+
+def test_a_tab_starts_without_the_statistics_stack():
+    """Each tab is a `parlor play` process: building `parlor`'s parser once loaded NumPy,
+    SciPy, statsmodels, pandas and pyarrow (the Impostor league's --resamples default), about
+    140 MiB in every tab (benchmarks/web_tabs.py)."""
+    code = ("import sys; from server.cli import _parser; _parser(); "
+            "print(sorted(m for m in ('numpy', 'scipy', 'statsmodels', 'pandas', 'pyarrow') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "[]", done.stderr
