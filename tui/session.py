@@ -25,6 +25,16 @@ def seat_display(seat: dict[str, Any]) -> str:
             or ("open seat" if seat.get("kind") == "human" else f"seat {seat.get('seat')}"))
 
 
+def watching_text(table: dict[str, Any], spectating: bool = False) -> str:
+    """How many spectators a table has, in words ("2 watching"; "" for none). A spectator
+    is one of them: "with 1 other" rather than counting themselves."""
+    count = table.get("spectators") or 0
+    if spectating:
+        others = count - 1
+        return f"with {others} other{'' if others == 1 else 's'}" if others > 0 else ""
+    return f"{count} watching" if count > 0 else ""
+
+
 def report_key(env: str, pool: str | None, by: str | None) -> tuple[str, str | None, str | None]:
     """Where `Session.reports` keeps the report of `env` for `pool` and `by` (None: default)."""
     return env, pool or None, by or None

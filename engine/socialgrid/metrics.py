@@ -19,6 +19,7 @@ from engine.socialgrid.board import Board, Pos
 from engine.socialgrid.config import CREW, MAX_PLAYERS
 from engine.socialgrid.moves import Pose, front
 from engine.socialgrid.oracle import INF, Oracle
+from engine.socialgrid.records import ballot_votes
 
 LABELS = {
     **analysis.LABELS,
@@ -83,10 +84,7 @@ class _Replay:
                 self.ejections += 1
                 alive.discard(e.data["ejected"])
             elif e.type == "ballots":
-                for key, b in e.data["ballots"].items():
-                    self.votes.append(VoteRecord(
-                        e.data["step"], e.data["meeting"] - 1, int(key), b["target"],
-                        {int(k): v for k, v in b["trust"].items()}, b.get("thought", "")))
+                self.votes += ballot_votes(e.data)
 
     def _state(self, step: int, done: int, total: int, alive: set[int]) -> StateRecord:
         crew = sum(1 for s in alive if s not in self.impostors)

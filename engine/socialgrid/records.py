@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 Pose = tuple[int, int, int]  # x, y, facing (100 RIGHT, 101 DOWN, 102 LEFT, 103 UP)
 
@@ -49,6 +50,14 @@ class VoteRecord:
     target: int | None  # seat voted for; None = skip
     trust: Mapping[int, float]  # 0.0 = surely impostor .. 1.0 = surely crewmate
     thought: str = ""
+
+
+def ballot_votes(ballots: Mapping[str, Any]) -> list[VoteRecord]:
+    """The VoteRecords of a `ballots` event's data (its meeting numbers from 1; records count
+    meetings from 0)."""
+    return [VoteRecord(ballots["step"], ballots["meeting"] - 1, int(key), b["target"],
+                       {int(k): v for k, v in b["trust"].items()}, b.get("thought", ""))
+            for key, b in ballots["ballots"].items()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,15 +16,23 @@ BRIER_RANDOM = 1 / 3  # E[U^2] for trust drawn uniformly from [0, 1], whatever t
 BRIER_HALF = 0.25  # a constant trust of 0.5
 
 
-def trust_series(votes: Iterable[VoteRecord], voter: int) -> dict[int, list[float]]:
-    """The voter's trust in each other seat it rated, in meeting order. A pair's K is the number
-    of meetings at which the voter rated that seat; a rating of itself is ignored."""
-    series: dict[int, list[float]] = defaultdict(list)
+def trust_by_meeting(votes: Iterable[VoteRecord], voter: int
+                     ) -> dict[int, list[tuple[int, float]]]:
+    """The voter's trust in each other seat it rated as (meeting, trust), in meeting order; a
+    rating of itself is ignored."""
+    series: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for vote in sorted((v for v in votes if v.voter == voter), key=lambda v: (v.meeting, v.step)):
         for seat, trust in vote.trust.items():
             if seat != voter:
-                series[seat].append(float(trust))
+                series[seat].append((vote.meeting, float(trust)))
     return dict(series)
+
+
+def trust_series(votes: Iterable[VoteRecord], voter: int) -> dict[int, list[float]]:
+    """The voter's trust in each other seat it rated, in meeting order. A pair's K is the number
+    of meetings at which the voter rated that seat."""
+    return {seat: [t for _, t in points]
+            for seat, points in trust_by_meeting(votes, voter).items()}
 
 
 def pair_brier(series: Sequence[float], impostor: bool) -> float:

@@ -93,6 +93,10 @@ def add_parser(sub: Any) -> None:
     serve.add_argument("--event-loop", default="auto", choices=EVENT_LOOPS,
                        help="the event loop to run on: uvloop (less CPU per move) where it is "
                             "installed, else asyncio's (default auto)")
+    serve.add_argument("--omniscient-delay", type=_at_least_one, default=None, metavar="N",
+                       help="let anyone watch a table of bots only from everywhere (hidden "
+                            "roles and words included), N actions behind the game (`replay` "
+                            "with its table id; default: off)")
     serve.add_argument("--study", default=None, metavar="FILE",
                        help="run a study: FILE (Markdown with a TOML front matter: the study's "
                             "name and an optional demographics form) holds the consent text a "
@@ -143,6 +147,17 @@ def _positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    """argparse type of --omniscient-delay: a whole number of actions, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1 (an action)")
     return value
 
 

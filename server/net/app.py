@@ -44,6 +44,7 @@ from server.net.limits import (
     PerHour,
     address_key,
 )
+from server.net.replays import Replays
 from server.store import accounts, names, profiles, ratings
 from server.store import instances as maze_instances
 from server.store import study as studies
@@ -206,7 +207,7 @@ class Server:
                  limits: Limits | None = None, bot_policy: BotPolicy | None = None,
                  invite_only: bool = False, client_seeds: bool = False,
                  study: studies.Study | None = None, reports: ReportBuilder | None = None,
-                 **options: Any) -> None:
+                 omniscient_delay: int | None = None, **options: Any) -> None:
         """options: TableOptions fields (turn_timeout, disconnect_grace, bot_timeout, ...).
         `instance` names this process when several servers share one database (see
         docs/architecture.md): its table ids carry the name and it recovers only its games.
@@ -218,10 +219,12 @@ class Server:
         person gets a seat only once they agreed to its current consent text. `reports`: what
         answers `report` requests (server/reports/report_reply.py's `build`, which this layer
         may not import: `parlor serve` and local play hand it in); without it `report` is
-        `unavailable`."""
+        `unavailable`. `omniscient_delay`: N >= 1 lets anyone watch a bot-only table's game
+        from everywhere, N actions behind (`replay` with its table id); None: no live replays."""
         self.db_path = db_path
         self.study = study
         self.reports = reports
+        self.replays = Replays(study=study is not None, omniscient_delay=omniscient_delay)
         # Reports are computed one at a time and kept until a game ends here (or REPORT_TTL
         # passes, for games other processes on the database end): a client asking again and
         # again costs the server one computation.
@@ -398,7 +401,7 @@ class Server:
 
     async def _on_close(self, conn: Connection) -> None:
         for table in self.tables.values():
-            table.spectators.discard(conn)
+            table.remove_spectator(conn)
         await self._detach(conn)
         player = conn.player
         if player is None or player.conns:
@@ -722,6 +725,7 @@ class Server:
     async def close_waiting(self, table: Table, why: str) -> None:
         """A table that never started is closed: its seated people are told, it is gone."""
         table.status = "closed"
+        await table.close(why)  # no game to void: its timers stop
         recipients = table.recipients()
         summary = {**table.summary(), "closed": why}
         for conn, seat in recipients:
@@ -919,7 +923,7 @@ class Server:
         table = self.table_of(req)
         if conn not in table.spectators:
             self._check_spectating(conn, table, req.id)
-        table.spectators.add(conn)
+        table.add_spectator(conn)  # the table is told the new count (coalesced)
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
         if table.game is not None:
             await self.reply(conn, catch_up_message(table, None))
@@ -989,7 +993,7 @@ class Server:
 
     async def _on_leave(self, conn: Connection, req: p.Request) -> None:
         table = self.table_of(req)
-        table.spectators.discard(conn)
+        table.remove_spectator(conn)  # the table is told the new count (coalesced)
         seat = table.seat_of(conn.player) if conn.player else None
         if seat is not None:
             if table.status == "waiting":
@@ -1004,7 +1008,8 @@ class Server:
                 # leaver too, gets game_over), or the game is void if no person has moved yet.
                 await table.forfeit(seat, "resigned", "left the game")
         await self.reply(conn, p.message("table", req.id, table=table.summary(), your_seat=None))
-        await table.broadcast_table()
+        if seat is not None:
+            await table.broadcast_table()
 
     async def _on_resume(self, conn: Connection, req: p.Request) -> None:
         table = self.table_of(req)
@@ -1074,6 +1079,13 @@ class Server:
         except profiles.UnknownPlayer as e:
             raise p.ProtocolError(p.UNKNOWN_PLAYER, str(e), req.id) from None
         await self.reply(conn, p.message("profile", req.id, **found))
+
+    async def _on_replay(self, conn: Connection, req: p.Request) -> None:
+        """A game watched again (server/net/replays.py)."""
+        assert self.store is not None and conn.player is not None
+        table = self.table_of(req) if "table_id" in req.body else None
+        await self.reply(conn, await self.replays.answer(self.store, req, conn.player.identity,
+                                                         table))
 
     async def _on_report(self, conn: Connection, req: p.Request) -> None:
         """One env's comparison of people and bots (the builder handed in), read apart from

@@ -30,6 +30,7 @@ async def _serve(args: argparse.Namespace) -> None:
                     client_seeds=getattr(args, "allow_client_seeds", False),
                     unrated_same_address=getattr(args, "unrated_same_address", False),
                     study=getattr(args, "study_plan", None),
+                    omniscient_delay=getattr(args, "omniscient_delay", None),
                     reports=getattr(args, "reports", None))
     await _start(server, args, _tls(args))
     tune_gc()
@@ -61,6 +62,9 @@ async def _serve(args: argparse.Namespace) -> None:
     if server.client_seeds:
         print("Client seeds allowed: whoever picks a table's seed can work out its hidden setup "
               "(roles, key, words, answers)", file=sys.stderr, flush=True)
+    if server.replays.omniscient_delay is not None:
+        print(f"Omniscient delay: anyone may watch a table of bots only from everywhere, "
+              f"{server.replays.omniscient_delay} actions behind", file=sys.stderr, flush=True)
     if server.options.get("unrated_same_address"):
         print("Games between people connected from one address are not rated",
               file=sys.stderr, flush=True)

@@ -43,7 +43,7 @@ def worker_argv(args: argparse.Namespace, instance: str, port: int) -> list[str]
                    "max_tables", "tables_per_player", "tables_per_address",
                    "names_per_address_per_hour", "forget_unused_names", "waiting_expiry",
                    "connections_per_address", "messages_per_second", "spectators_per_table",
-                   "certfile", "keyfile", "study"):
+                   "certfile", "keyfile", "study", "omniscient_delay"):
         if getattr(args, option, None) is not None:  # the host's bot policy, for every worker
             argv += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
     for flag in ("invite_only", "unrated_same_address", "allow_client_seeds"):

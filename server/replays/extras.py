@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from server.replays import socialgrid
 from server.replays.replay import Frame, Replay
 
 Extras = Callable[[Replay, "int | None", Sequence[Frame]], dict[str, Any]]
 
-EXTRAS: dict[str, Extras] = {}
+EXTRAS: dict[str, Extras] = {"socialgrid": socialgrid.extras}
 
 
 def extras_for(replay: Replay, seat: int | None, frames: Sequence[Frame]) -> dict[str, Any]:

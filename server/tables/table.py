@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -42,6 +43,10 @@ DURABILITY = ("action", "game")
 # envs' largest configs (benchmarks/table_costs.py); a thread hop would cost more than a
 # quick decision.
 OFFLOAD_AFTER = 0.02
+# Seconds between two broadcasts of a changed spectator count: watchers coming and going by the
+# hundred make one table message a second for the players, with the latest count.
+SPECTATORS_TOLD_EVERY = 1.0
+LIVE = ("waiting", "starting", "playing")  # a table's statuses before its game has ended
 
 
 class ActionFailed(Exception):
@@ -148,6 +153,7 @@ class TableOptions:
     # address is not rated (two names of one person farming ratings)
     rated: bool = True  # False: games leave the stored ratings alone (`parlor league mgref`
     # rates its candidate against frozen references itself)
+    spectators_told_every: float = SPECTATORS_TOLD_EVERY  # seconds between count broadcasts
 
     def __post_init__(self) -> None:
         if self.durability not in DURABILITY:
@@ -196,6 +202,10 @@ class Table:
         self._unwritten: Rows | None = Rows() if options.durability == "game" else None
         self._archive: GameArchive | None = None  # the game's stored log, once it has a row
         self.campaign: tuple[str, str] | None = None  # (campaign id, game key), if one's
+        # The spectator count the table last told, when, and the broadcast due to tell it anew
+        self._spectators_told = 0
+        self._spectators_told_at = -math.inf
+        self._spectators_due: asyncio.TimerHandle | None = None
 
     # -- lobby -------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -232,8 +242,43 @@ class Table:
     async def broadcast_table(self) -> None:
         recipients = self.recipients()
         summary = self.summary() if recipients else None  # built once, shared by every message
+        if summary is not None:
+            self._spectators_told = summary["spectators"]
         for conn, seat in recipients:
             await _safe_send(conn, message("table", table=summary, your_seat=seat))
+
+    # -- spectators --------------------------------------------------------------------------
+    def add_spectator(self, conn: Recipient) -> None:
+        if conn not in self.spectators:
+            self.spectators.add(conn)
+            self._spectators_changed()
+
+    def remove_spectator(self, conn: Recipient) -> None:
+        if conn in self.spectators:
+            self.spectators.discard(conn)
+            self._spectators_changed()
+
+    def _spectators_changed(self) -> None:
+        """Tell the table (players and spectators) its new spectator count: at once if the
+        last count went out `spectators_told_every` ago, else once that much time has passed,
+        with the count as it is then (nothing if it is back to the one told). Only while the
+        game is live; the timer goes with the table (`_finish`, `close`)."""
+        if self._spectators_due is not None or self.status not in LIVE:
+            return
+        loop = asyncio.get_running_loop()
+        when = max(loop.time(), self._spectators_told_at + self.options.spectators_told_every)
+        self._spectators_due = loop.call_at(when, self._tell_spectators)
+
+    def _tell_spectators(self) -> None:
+        self._spectators_due = None
+        if self.status in LIVE and len(self.spectators) != self._spectators_told:
+            self._spectators_told_at = asyncio.get_running_loop().time()
+            self._spawn(self.broadcast_table())
+
+    def _stop_telling_spectators(self) -> None:
+        if self._spectators_due is not None:
+            self._spectators_due.cancel()
+            self._spectators_due = None
 
     # -- running -----------------------------------------------------------------------------
     async def maybe_start(self) -> None:
@@ -617,6 +662,7 @@ class Table:
         game = self.game
         assert game is not None and game.result is not None and self.game_id is not None
         self.status = "over"
+        self._stop_telling_spectators()
         for seat in self.seats:
             seat.turn = None
             seat.disconnected_since = seat.return_by = None  # no grace after the end
@@ -752,6 +798,7 @@ class Table:
                 await asyncio.wait_for(asyncio.shield(self._opening), 5.0)
         if self.game_id is not None and self.game is not None and not self.game.over:
             await self.abort(reason)
+        self._stop_telling_spectators()
         for task in list(self._tasks):
             task.cancel()
 

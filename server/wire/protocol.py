@@ -198,11 +198,18 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Check, bool]]] = {
     "admin": {"token": (_text(MAX_TOKEN_CHARS), True), "action": (_WORD, True),
               "table_id": (_TABLE_ID, False), "seat": (_SEAT, False),
               "reason": (_text(MAX_REASON_CHARS), False)},
+    # A stored game (`game_id`) or a table's game (`table_id`) watched again from one seat
+    # (absent: the omniscient perspective), at frame position `at` (docs/protocol.md,
+    # "Replays"; past the end: the last frame).
+    "replay": {"game_id": (_int(1), False), "table_id": (_TABLE_ID, False),
+               "seat": (_SEAT, False), "at": (_int(0), False)},
 }
+# Fields of which a message must carry exactly one.
+EXACTLY_ONE_OF: dict[str, tuple[str, ...]] = {"replay": ("game_id", "table_id")}
 
 SERVER_MESSAGES = ("welcome", "envs", "tables", "table", "your_turn", "event", "game_over",
                    "leaderboard", "history", "admin", "instances", "preview", "study",
-                   "report", "profile", "error")
+                   "report", "profile", "replay", "error")
 
 # Error codes (docs/protocol.md explains each).
 BAD_JSON = "bad_json"
@@ -242,6 +249,9 @@ NO_STUDY = "no_study"  # `study` or `consent` on a server that runs no study
 BAD_ANSWER = "bad_answer"  # a study form answer that does not fit its field (named)
 UNKNOWN_PLAYER = "unknown_player"  # a profile of a name no leaderboard shows
 UNAVAILABLE = "unavailable"  # a request this server was started without the means to answer
+UNKNOWN_GAME = "unknown_game"  # a replay of a game this database does not have (or of a table
+# whose game has not begun)
+REPLAY_MISMATCH = "replay_mismatch"  # a replay whose rebuild differs from the stored game
 
 
 class ProtocolError(Exception):
@@ -333,6 +343,10 @@ def parse_client_message(raw: str | bytes) -> Request:
             check(body[name], f"{kind}.{name}")
         except _Refusal as exc:
             raise ProtocolError(exc.code, exc.message, ref) from None
+    one_of = EXACTLY_ONE_OF.get(kind)
+    if one_of and sum(name in body for name in one_of) != 1:
+        raise ProtocolError(BAD_MESSAGE, f"{kind} needs exactly one of the fields "
+                                         f"{', '.join(one_of)}", ref)
     return Request(kind, ref, body)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.router import next_screen
-from tui.session import Session
+from tui.session import Session, watching_text
 
 
 def _table(status: str) -> dict:
@@ -86,3 +86,13 @@ def test_an_event_without_a_view_keeps_the_view_and_text_the_session_has():
              "view": {"public": {"round": 2}, "private": {}}, "legal": {"kind": "text"},
              "text": "round 2", "deadline": None})
     assert s.public == {"round": 2} and s.text == "round 2"
+
+
+def test_how_many_watch_in_words():
+    """Players read the count; a spectator, one of them, reads the others; none says nothing."""
+    assert watching_text({"spectators": 0}) == ""
+    assert watching_text({}) == ""
+    assert watching_text({"spectators": 2}) == "2 watching"
+    assert watching_text({"spectators": 1}, spectating=True) == ""
+    assert watching_text({"spectators": 2}, spectating=True) == "with 1 other"
+    assert watching_text({"spectators": 4}, spectating=True) == "with 3 others"

@@ -236,3 +236,65 @@ def test_a_person_at_a_socialgrid_tick_table(tmp_path: Path):
 def _step(text: str) -> int | None:
     found = re.search(r"Step (\d+)/2500", text)
     return int(found.group(1)) if found else None
+
+
+def test_a_spectator_watches_a_live_game_and_the_players_see_the_count(tmp_path: Path):
+    """A person in an 80x24 terminal watches a game under way from the lobby: ada (the test,
+    over a raw websocket) against a bot, the game waiting on ada's moves. The watcher sees each
+    move as ada makes it; ada is told "1 watching", and 0 once the watcher stops."""
+    import json
+
+    from websockets.sync.client import connect
+
+    server = ServeProcess(tmp_path, db=tmp_path / "watched.db")
+    term = Tmux()
+
+    def spectators(ada) -> int:
+        """The spectator count of ada's next table message."""
+        while True:
+            msg = json.loads(ada.recv(timeout=DEADLINE))
+            if msg["type"] == "table":
+                return msg["table"]["spectators"]
+
+    def turn(ada) -> dict:
+        while True:
+            msg = json.loads(ada.recv(timeout=DEADLINE))
+            if msg["type"] == "your_turn":
+                return msg
+
+    try:
+        with connect(server.url) as ada:
+            ada.send(json.dumps({"v": 1, "type": "hello", "id": 1, "name": "ada"}))
+            ada.send(json.dumps({"v": 1, "type": "create_table", "id": 2,
+                                 "env": "colonel-blotto", "preset": "small",
+                                 "seats": ["human", "scripted:uniform"], "join_seat": 0}))
+            first = turn(ada)  # the game runs: the bot has allocated, ada's move is awaited
+            table_id = first["table_id"]
+
+            term.open("eve", parlor("play", "--server", server.url, "--name", "eve"),
+                      size=(80, 24))
+            term.wait("eve", "you are eve")
+            term.keys("eve", "r")
+            term.wait("eve", "playing")
+            term.keys("eve", "Tab", "w")
+            term.wait("eve", "watching")
+            while spectators(ada) != 1:  # ada's header would read "1 watching"
+                pass
+
+            ada.send(json.dumps({"v": 1, "type": "act", "id": 3, "table_id": table_id,
+                                 "turn": first["turn"], "action": "[A8 B8 C4]"}))
+            term.wait("eve", r"A8 B8 C4")  # round 1, as it resolves
+            second = turn(ada)
+            ada.send(json.dumps({"v": 1, "type": "act", "id": 4, "table_id": table_id,
+                                 "turn": second["turn"], "action": "[A2 B9 C9]"}))
+            term.wait("eve", r"A2 B9 C9")  # round 2: the game goes on while she watches
+
+            term.keys("eve", "Escape")  # stop watching: back to the lobby
+            term.wait("eve", "Live tables")
+            while spectators(ada) != 0:
+                pass
+            term.keys("eve", "C-q")
+            term.wait("eve", "parlor-exited-0")
+    finally:
+        term.close()
+        server.stop()

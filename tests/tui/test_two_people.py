@@ -17,6 +17,7 @@ from tests.tui.helpers import (
 )
 from tui.app import ParlorApp
 from tui.widgets.colonel_blotto.allocation_form import AllocationForm
+from tui.widgets.game_header import GameHeader
 
 SIZE = (140, 45)
 BLOTTO = {"env": "colonel-blotto", "preset": "small", "seats": ["human", "human"], "seed": 3}
@@ -154,3 +155,46 @@ async def test_a_spectator_watches_without_a_players_controls(embedded):
         assert app.screen.KIND == "lobby"
     await alice.close()
     await bob.close()
+
+
+async def test_the_players_and_the_lobby_see_how_many_watch(embedded):
+    """The lobby lists a table's watchers; a player's header counts them as they come and go
+    ("2 watching", nothing for none); a watcher reads the others ("with 1 other")."""
+    alice, table_id = await _alice_waits(embedded.url)
+    carol = await Client.connect(embedded.url, "carol")
+    dave = await Client.connect(embedded.url, "dave")
+    await carol.request("spectate", table_id=table_id)
+
+    def header(app: ParlorApp) -> str:  # its words, however the 80 columns wrap them
+        return str(app.screen.query_one(GameHeader).render())
+
+    async def header_says(pilot, app: ParlorApp, words: str) -> None:
+        await wait_for(pilot, lambda: words in header(app), repr(words))
+
+    app = ParlorApp(embedded.url, "bob", server_key="count")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, app, "lobby")
+        await wait_for(pilot, lambda: any(t["id"] == table_id and t["spectators"] == 1
+                                          for t in app.session.tables), "carol in the count")
+        await wait_for_text(pilot, "1 watching")  # the table's line in the lobby
+        await pilot.press("tab", "j")
+        await our_turn(pilot, app)
+        await header_says(pilot, app, "1 watching")
+        await dave.request("spectate", table_id=table_id)
+        await header_says(pilot, app, "2 watching")
+        await carol.request("leave", table_id=table_id)
+        await header_says(pilot, app, "1 watching")
+        await dave.close()
+        await wait_for(pilot, lambda: "watching" not in header(app), "no watcher left")
+
+    watcher = ParlorApp(embedded.url, "erin", server_key="count-watcher")
+    await carol.request("spectate", table_id=table_id)
+    async with watcher.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, watcher, "lobby")
+        await wait_for(pilot, lambda: watcher.session.tables, "the table list")
+        await pilot.press("tab", "w")
+        await on_screen(pilot, watcher, "game")
+        await header_says(pilot, watcher, "with 1 other")
+        assert "2 watching" not in header(watcher)
+    await alice.close()
+    await carol.close()

@@ -21,7 +21,7 @@ from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.profile import ProfileScreen
 from tui.screens.report import ReportScreen
-from tui.session import seat_display
+from tui.session import seat_display, watching_text
 from tui.widgets.key_footer import KeyFooter
 
 REFRESH_SECONDS = 5.0
@@ -212,6 +212,9 @@ def _status(table: dict[str, Any], me: str | None) -> Text:
         text = Text(status)
     if status != "over" and _seated(table, me):
         text.append("  your seat", style="bold")
+    watchers = watching_text(table) if status != "over" else ""
+    if watchers:
+        text.append(f"  {watchers}", style="dim")
     return text
 
 

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from tui.screens.base import ParlorScreen
 from tui.screens.help import HELP_BINDING, open_help
+from tui.session import watching_text
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.seat_list import SeatList
 
@@ -55,6 +56,9 @@ class TableScreen(ParlorScreen):
         status = (f"Waiting for {open_seats} more player{'s' if open_seats != 1 else ''} — the "
                   f"game starts when every seat is taken. Others join from their lobby."
                   if open_seats else "Every seat is taken; starting…")
+        watchers = watching_text(table)
+        if watchers:
+            status += f" ({watchers})"
         self.query_one("#table-status", Static).update(Text(status, style="italic"))
 
     def action_help(self) -> None:

@@ -1,4 +1,5 @@
-"""The lines above the game: env title, round, whose move and its clock, who you are, the score.
+"""The lines above the game: env title, round, whose move and its clock, who you are, how many
+watch, the score.
 Short enough for 80 columns; it wraps to a second line rather than cut anything."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import time
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.session import Session
+from tui.session import Session, watching_text
 
 SEP = ("  ·  ", "dim")
 
@@ -51,6 +52,9 @@ class GameHeader(Static):
             parts.append(Text(f"you are {session.seat_name(session.seat)}"))
         else:
             parts.append(Text("watching", style="italic"))
+        watchers = watching_text(table, session.seat is None)
+        if watchers:
+            parts.append(Text(watchers, style="dim"))
         score = public.get("score") if isinstance(public.get("score"), list) else \
             public.get("scores")
         if isinstance(score, list) and score:

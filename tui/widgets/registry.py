@@ -43,7 +43,9 @@ def widget_for(env_info: dict[str, Any] | None) -> type[EnvWidget]:
 # env id -> the panel a replay shows beside the env's widget ("module:Class" in this package): a
 # Widget with `show(replay: dict, frame: dict)`, given the `replay` message's whole-game part
 # (its `extras`) and the frame on screen. Envs without one show none.
-REPLAY_PANELS: dict[str, str] = {}
+REPLAY_PANELS: dict[str, str] = {
+    "socialgrid": "tui.widgets.socialgrid.replay_panel:SocialGridReplayPanel",
+}
 
 
 def replay_panel_for(env_id: str) -> type[Widget] | None:

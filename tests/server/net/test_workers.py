@@ -166,3 +166,12 @@ def test_each_worker_runs_on_the_event_loop_the_host_chose():
     assert "--event-loop" not in argv()  # auto: each worker takes uvloop where installed
     chosen = argv("--event-loop", "asyncio")
     assert chosen[chosen.index("--event-loop") + 1] == "asyncio"
+
+
+def test_each_worker_keeps_the_hosts_omniscient_delay():
+    args = _parser().parse_args(["serve", "--db", "x.db", "--workers", "2",
+                                 "--omniscient-delay", "5"])
+    argv = worker_argv(args, "w1", 8765)
+    assert argv[argv.index("--omniscient-delay") + 1] == "5"
+    args = _parser().parse_args(["serve", "--db", "x.db", "--workers", "2"])
+    assert "--omniscient-delay" not in worker_argv(args, "w1", 8765)

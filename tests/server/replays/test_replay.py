@@ -98,6 +98,23 @@ def test_a_villager_never_sees_the_mafia_before_the_end_and_omniscient_does(db):
     assert any("fellow Mafia" in line for line in replay.frames(mafia)[0].lines)
 
 
+def test_a_seat_steps_only_through_what_it_saw(db):
+    """`seen(seat)`: Secret Mafia's night actions a villager took no part in fold away (how
+    many there were is not the villager's to know); each kept frame shows something new; the
+    last frame is the final state; omniscient keeps every step."""
+    replay = _replay(db, "secret-mafia")
+    villager = replay.data["result"]["roles"].index("Villager")
+    frames, seen = replay.frames(villager), replay.seen(villager)
+    assert len(seen) < len(frames)
+    assert seen[-1].view == frames[-1].view and seen[0] == frames[0]
+    for before, f in zip(seen, seen[1:], strict=False):
+        assert not f.blank() or f.view != before.view
+    assert all(e["visible_to"] == "all" or villager in e["visible_to"]
+               for f in seen for e in f.events)
+    assert len(replay.seen(None)) == len(replay.actions) + 1
+    assert any(e["visible_to"] != "all" for f in replay.seen(None) for e in f.events)
+
+
 @pytest.mark.parametrize("env_id, odd_one, words", [
     ("impostor", "impostor", ("majority_word", "impostor_word")),
     ("find-the-spy", "spy", ("civilian_word", "spy_word"))])
@@ -207,3 +224,13 @@ def test_a_replay_opens_from_a_running_store_too(db):
         return _frames_json(replay, 1)
 
     assert asyncio.run(frames()) == _frames_json(_replay(db, "three-player-ipd"), 1)
+
+
+def test_frames_share_what_did_not_change_with_the_frame_before(db):
+    frames = _replay(db, "socialgrid").frames(None)
+    pairs = list(zip(frames, frames[1:], strict=False))
+    assert all(b.view["setup"] is a.view["setup"] for a, b in pairs
+               if b.view["setup"] == a.view["setup"])
+    seats = [(a.view["seats"][s], b.view["seats"][s]) for a, b in pairs for s in a.view["seats"]]
+    assert any(x is y for x, y in seats) and any(x != y for x, y in seats)
+    assert all(x is y for x, y in seats if x == y)

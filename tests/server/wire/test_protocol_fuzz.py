@@ -151,6 +151,7 @@ BASES: dict[str, dict[str, Any]] = {
     "resume": {"table_id": None},
     "leaderboard": {"env": "colonel-blotto"},
     "history": {"table_id": None, "since": 0},
+    "replay": {"table_id": None, "seat": 0, "at": 0},
 }
 
 

@@ -229,21 +229,16 @@ class SocialGridGame(EnvWidget, can_focus=True):
                ) -> tuple[RenderableType, Collection[str]] | None:
         """Every role, and the map as the game draws it with where each player started and
         each crewmate's stations (T and the seat's number)."""
-        rows, roles = setup.get("map"), setup.get("roles")
-        if not isinstance(rows, list) or not isinstance(roles, list):
+        roles = setup.get("roles")
+        state = MapState.from_setup(setup)
+        if state is None or not isinstance(roles, list):
             return None
         grid = self.query_one(GridMap)
-        state = MapState(rows=[str(r) for r in rows])
         for seat, spawn in enumerate(setup.get("spawns") or []):
             if isinstance(spawn, list) and len(spawn) >= 2:
                 state.players[(int(spawn[0]), int(spawn[1]))] = (
                     seat, spawn[2] if len(spawn) > 2 else None)
         tasks = setup.get("tasks") if isinstance(setup.get("tasks"), Mapping) else {}
-        for seat, own in tasks.items():
-            for task in own if str(seat).isdigit() and isinstance(own, list) else []:
-                station = task.get("station") if isinstance(task, Mapping) else None
-                if station:
-                    state.tasks[(int(station[0]), int(station[1]))] = (int(seat), "todo")
         text = Text()
         for seat, role in enumerate(roles):
             name = role.get("name") if isinstance(role, Mapping) else str(role)

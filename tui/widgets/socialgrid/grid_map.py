@@ -10,6 +10,7 @@ parlor.tcss. A map larger than the widget is cut to a window around the seat."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,23 @@ class MapState:
             state.tasks[(int(station[0]), int(station[1]))] = (number, stage)
             if goal is not None and task.get("task_name") == goal:
                 state.goal = (int(station[0]), int(station[1]))
+        return state
+
+
+    @classmethod
+    def from_setup(cls, setup: Mapping[str, Any]) -> MapState | None:
+        """The whole map of a hidden setup (doors as it draws them: closed), each crewmate's
+        stations as T and the seat's number; None when the setup has no map."""
+        rows = setup.get("map")
+        if not isinstance(rows, list):
+            return None
+        state = cls(rows=[str(r) for r in rows])
+        tasks = setup.get("tasks") if isinstance(setup.get("tasks"), Mapping) else {}
+        for seat, own in tasks.items():
+            for task in own if str(seat).isdigit() and isinstance(own, list) else []:
+                station = task.get("station") if isinstance(task, Mapping) else None
+                if station:
+                    state.tasks[(int(station[0]), int(station[1]))] = (int(seat), "todo")
         return state
 
 

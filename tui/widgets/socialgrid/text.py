@@ -3,7 +3,7 @@ Planning Oracle's hint, each as Rich text from the server's view (players named 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.text import Text
@@ -63,9 +63,10 @@ def meeting_text(meeting: dict[str, Any], name: Namer, players: int | None = Non
     return text
 
 
-def vote_text(vote: dict[str, Any], name: Namer) -> Text:
-    """A meeting's result: who was ejected (and as what, when announced), then every ballot."""
-    text = Text(f"Meeting {vote.get('meeting', '?')}: ", style="bold")
+def vote_text(vote: Mapping[str, Any], name: Namer, heading: bool = True) -> Text:
+    """A meeting's result: who was ejected (and as what, when announced), then every ballot;
+    `heading`: after the meeting's number."""
+    text = Text(f"Meeting {vote.get('meeting', '?')}: " if heading else "", style="bold")
     ejected = vote.get("ejected")
     if isinstance(ejected, int):
         text.append(f"{name(ejected)} ejected", style="bold yellow")
