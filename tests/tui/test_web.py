@@ -253,3 +253,6 @@ def test_two_tabs_are_two_sessions_with_a_name_each(web, browser):
     assert web.stop() == 0  # Ctrl+C: a clean stop, the tabs' processes with it
     assert "Traceback" not in web.output()
     assert not any(_alive(pid) for pid in tabs)
+    for tab in (ada, other):  # and each page says so
+        tab.page.get_by_text("This session has ended").wait_for(state="visible",
+                                                                timeout=DEADLINE * 1000)
