@@ -4,15 +4,19 @@ says Parlor and reaches its websocket at the public address a proxy gives it."""
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
+import aiohttp
 import pytest
 
 from server.commands.web import tab_command
+from server.commands.web_tabs import MAX_COLUMNS, MAX_ROWS, clamped
 from tests.server.net.test_kill import free_port
 
 
@@ -73,3 +77,37 @@ def test_a_tab_starts_without_the_statistics_stack():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+async def test_a_page_cannot_give_its_tab_a_huge_terminal():
+    """The size in the websocket's address and in `resize` messages comes from the browser:
+    a tab's app is started, and resized, within MAX_COLUMNS x MAX_ROWS."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "web", "--port", str(port),
+                             "--server", f"ws://127.0.0.1:{free_port()}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        proc.stdout.readline()
+        async with aiohttp.ClientSession() as session:
+            for _ in range(600):
+                try:
+                    ws = await session.ws_connect(
+                        f"http://127.0.0.1:{port}/ws?width=1000000&height=x")
+                    break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.05)
+            await ws.receive()  # the app is up
+            tab = _children(proc.pid)[0]
+            environ = dict(item.split("=", 1) for item in
+                           Path(f"/proc/{tab}/environ").read_text().split("\0") if "=" in item)
+            assert (environ["COLUMNS"], environ["ROWS"]) == (str(MAX_COLUMNS),
+                                                             str(MAX_ROWS // 4))
+            await ws.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(20) == 0
+    assert clamped(10**9, -5) == (MAX_COLUMNS, 1) and clamped("120", 40.0) == (120, 40)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
