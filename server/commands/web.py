@@ -39,6 +39,9 @@ def add_parser(sub: Any) -> None:
                      help="the address people open when a proxy is in front, e.g. "
                           "https://games.example.org (default: http://HOST:PORT); the page "
                           "reaches its websocket there too")
+    web.add_argument("--max-tabs", type=_tab_count, default=50, metavar="N",
+                     help="tabs open at once, each a process of about 60 MiB; one more is "
+                          "refused (default %(default)s)")
     web.add_argument("--cafile", default=None, metavar="FILE",
                      help="certificate(s) the tabs trust for a wss:// --server (a host's own "
                           "CA); default: the system's")
@@ -52,6 +55,17 @@ def tab_command(server: str, cafile: str | None = None) -> str:
     if cafile:
         argv += ["--cafile", str(Path(cafile).resolve())]  # the tabs may start elsewhere
     return f"exec {shlex.join(argv)}"
+
+
+def _tab_count(text: str) -> int:
+    """argparse type of --max-tabs."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of tabs, 1 or more")
+    return value
 
 
 def public_url(text: str) -> str:
@@ -73,7 +87,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.port == 0:  # the page's own address must name the port it is served on
         parser.error("argument --port: 0 is not a port people can open: give one, 1..65535")
     web = TabServer(tab_command(args.server, args.cafile), host=args.host, port=args.port,
-                 title=TITLE, public_url=args.public_url, templates_path=PAGE)
+                    title=TITLE, public_url=args.public_url, templates_path=PAGE,
+                    max_tabs=args.max_tabs)
     print(f"Parlor in a browser at {web.public_url} — each tab a player of its own on "
           f"{args.server}; Ctrl+C stops", flush=True)
     try:

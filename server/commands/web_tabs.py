@@ -3,6 +3,8 @@
 - Ctrl+C stops it with tabs open: aiohttp waits up to a minute for running handlers before it
   stops, and each tab's websocket handler runs until its tab closes. On shutdown each tab is
   told to quit (its app process exits) and its page is closed.
+- At most `max_tabs` tabs at once (each is a process): textual-serve starts one for anyone
+  who opens the page. One more is refused (HTTP 503) and its page says it could not start.
 - A tab's terminal size comes from the browser (the websocket's query, then `resize`
   messages); a page of a million columns would make its app draw, and hold, a screen that
   size. Sizes are kept to what a large screen shows.
@@ -13,7 +15,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from textual_serve.server import Server
+from aiohttp import web
+from textual_serve.server import Server, log
 
 MAX_COLUMNS, MAX_ROWS = 500, 200  # a 4K screen at a small font shows about 400 x 110 cells
 
@@ -42,11 +45,15 @@ class _ClampedSizes:
 
 
 class TabServer(Server):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, max_tabs: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.max_tabs = max_tabs
         self._tabs: set[asyncio.Task[Any]] = set()  # each open tab's websocket handler
 
     async def handle_websocket(self, request: Any) -> Any:
+        if len(self._tabs) >= self.max_tabs:
+            log.warning("refused a tab: %d are open (--max-tabs)", len(self._tabs))
+            raise web.HTTPServiceUnavailable(text="every tab this server may run is open")
         tab = asyncio.current_task()
         assert tab is not None
         self._tabs.add(tab)

@@ -89,14 +89,7 @@ async def test_a_page_cannot_give_its_tab_a_huge_terminal():
     try:
         proc.stdout.readline()
         async with aiohttp.ClientSession() as session:
-            for _ in range(600):
-                try:
-                    ws = await session.ws_connect(
-                        f"http://127.0.0.1:{port}/ws?width=1000000&height=x")
-                    break
-                except aiohttp.ClientError:
-                    await asyncio.sleep(0.05)
-            await ws.receive()  # the app is up
+            ws = await _open(session, f"http://127.0.0.1:{port}/ws?width=1000000&height=x")
             tab = _children(proc.pid)[0]
             environ = dict(item.split("=", 1) for item in
                            Path(f"/proc/{tab}/environ").read_text().split("\0") if "=" in item)
@@ -111,3 +104,36 @@ async def test_a_page_cannot_give_its_tab_a_huge_terminal():
 
 def _children(pid: int) -> list[int]:
     return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+async def test_one_tab_more_than_max_tabs_is_refused_until_one_closes():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "web", "--port", str(port),
+                             "--max-tabs", "1", "--server", f"ws://127.0.0.1:{free_port()}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    address = f"http://127.0.0.1:{port}/ws"
+    try:
+        proc.stdout.readline()
+        async with aiohttp.ClientSession() as session:
+            first = await _open(session, address)
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(address)
+            assert refused.value.status == 503
+            await first.close()
+            second = await _open(session, address)  # the first tab's place is free again
+            await second.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(20) == 0
+
+
+async def _open(session: aiohttp.ClientSession, address: str) -> aiohttp.ClientWebSocketResponse:
+    """A tab on `parlor web` at `address` once it listens and has room, with its app up."""
+    for _ in range(600):
+        try:
+            ws = await session.ws_connect(address)
+            break
+        except (aiohttp.ClientConnectorError, aiohttp.WSServerHandshakeError):
+            await asyncio.sleep(0.05)  # not listening yet; a closed tab's app still quitting
+    await ws.receive()
+    return ws
