@@ -28,6 +28,7 @@ from server.commands import (
     serve,
     sim,
     study,
+    web,
 )
 from server.store.location import DB_HELP
 
@@ -37,7 +38,7 @@ GROUPS = {"play": play, "serve": serve, "admin": admin, "sim": sim, "league": le
           "envs": envs, "export": export, "report": report, "replay": replay,
           "ratings": ratings,
           "maze": maze, "bots": bots, "study": study, "forget": forget,
-          "merge": merge}
+          "merge": merge, "web": web}
 
 
 def _parser() -> argparse.ArgumentParser:

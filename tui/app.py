@@ -14,6 +14,7 @@ from tui.router import next_screen
 from tui.screens.base import ParlorScreen
 from tui.screens.connect import ConnectScreen
 from tui.screens.lobby import LobbyScreen
+from tui.screens.name import NameScreen
 from tui.session import Session
 from tui.tokens import load_token, save_token
 
@@ -24,24 +25,38 @@ class ParlorApp(App[int]):
     CSS_PATH = Path(__file__).with_name("parlor.tcss")
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, url: str, name: str, server_key: str | None = None, *,
+    def __init__(self, url: str, name: str | None, server_key: str | None = None, *,
                  invite: str | None = None, cafile: str | None = None,
                  database: str | None = None) -> None:
+        """`name` None: ask for it on screen (a browser tab of `parlor web`). Such a name may
+        be typed by anyone at a shared page, so its token is kept for this session only: never
+        read from nor written to this machine's token file, where it would hand one
+        participant's name to the next who types it."""
         super().__init__()
         self.database = database  # the embedded server's file, shown in the lobby
-        self.session = Session(name=name, url=url)
+        self.ask_name = name is None
+        self.session = Session(name=name or "", url=url)
         self.client = ParlorClient(self, url, cafile=cafile)
         self.server_key = server_key or url  # where our token for this server is kept
         self.invite = invite  # spent by the server on our name's first hello only
 
     def on_mount(self) -> None:
-        self.push_screen(ConnectScreen())
+        if self.ask_name:
+            self.push_screen(NameScreen())
+        else:
+            self.push_screen(ConnectScreen())
+            self.connect()
+
+    def join_as(self, name: str) -> None:
+        """Connect under the `name` just asked for."""
+        self.session.name = name
+        self.show(ConnectScreen())
         self.connect()
 
     def connect(self) -> None:
         hello = {"name": self.session.name}
-        token = (self.session.player or {}).get("token") or load_token(self.server_key,
-                                                                        self.session.name)
+        token = (self.session.player or {}).get("token") or (
+            None if self.ask_name else load_token(self.server_key, self.session.name))
         if token:
             hello["token"] = token  # reclaim our identity and seats after a drop
         if self.invite:
@@ -91,10 +106,13 @@ class ParlorApp(App[int]):
             # The server says we hold a seat in a game under way (we came back after quitting):
             # ask for the game itself, so we land in it with its state, not an empty screen.
             self.client.send("resume", table_id=msg["table"]["id"])
-        if msg["type"] == "welcome":
+        if msg["type"] == "welcome" and not self.ask_name:
             save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
         if msg["type"] == "error" and msg.get("ref") == self.client.hello_id:
             self.client.close()
+            if self.ask_name and msg.get("code") in _NAME_REFUSED:
+                self.show(NameScreen(msg.get("message")))  # pick another name
+                return
             if isinstance(self.screen, ConnectScreen):
                 advice = _HELLO_REFUSED.get(msg.get("code"), "start again later")
                 self.screen.failed(f"{msg.get('message')} — {advice}")
@@ -120,6 +138,7 @@ class ParlorApp(App[int]):
         self.client.close()
 
 
+_NAME_REFUSED = ("name_taken", "bad_name")  # a hello refused for its name alone
 # A refused hello: what to do about it.
 _HELLO_REFUSED = {"name_taken": "start again with --name NAME",
                   "bad_name": "start again with --name NAME",

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
+import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from tui.app import ParlorApp
 
 MAX_NAME = 40
+PARENT_CHECK = 1.0  # seconds between looks at whether a browser tab's `parlor web` is alive
 
 
 def default_name() -> str:
@@ -20,17 +25,33 @@ def default_name() -> str:
 
 def run_remote(url: str, name: str | None = None, server_key: str | None = None, *,
                invite: str | None = None, cafile: str | None = None,
-               database: str | None = None) -> int:
+               database: str | None = None, ask_name: bool = False) -> int:
     """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT or wss://...);
     `invite`: a code for a new name on an invite-only server; `cafile`: certificates to trust
     for wss:// (default: the system's); `database`: the file of an embedded server, shown in
-    the lobby (the path printed on start is covered by the TUI at once)."""
-    if "://" not in url:
-        url = f"ws://{url}"  # `parlor play --server host:port` is what people type
-    app = ParlorApp(url, name or default_name(), server_key, invite=invite, cafile=cafile,
-                    database=database)
+    the lobby (the path printed on start is covered by the TUI at once); `ask_name`: ask for
+    the name on screen instead (a browser tab: ParlorApp keeps its token for the session)."""
+    app = ParlorApp(url, None if ask_name else name or default_name(), server_key,
+                    invite=invite, cafile=cafile, database=database)
+    if ask_name:
+        _end_with_parent(app)
     app.run()
     return app.return_code or 0
+
+
+def _end_with_parent(app: ParlorApp) -> None:
+    """Quit `app` once the process that started it is gone: a browser tab's app outlives a
+    `parlor web` that was killed (its input just stops), and would hold its seat and its
+    memory for good."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        with contextlib.suppress(RuntimeError):  # not running (any more)
+            app.call_from_thread(app.exit, 0)
+
+    threading.Thread(target=watch, name="parlor-parent-watch", daemon=True).start()
 
 
 def run_local(db_path: str, name: str | None = None, **server_options: Any) -> int:

@@ -31,6 +31,8 @@ from engine.impostor.words import TIERS, cycled_pairs
 from engine.schedule import DistinctSeeds, table_seed
 
 GAMES_PER_EXPERIMENT = 120  # spec §2.4
+RESAMPLES = 10_000  # the paper's block bootstrap (spec §7); here, not in statistics.py, so that
+# `parlor`'s parser (league.py) gets it without loading NumPy, SciPy and statsmodels
 TEAM_A, TEAM_B = "A", "B"  # team labels: A is the experiment's first model, B its second
 
 

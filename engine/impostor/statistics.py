@@ -24,10 +24,10 @@ from statsmodels.stats.contingency_tables import Table2x2
 from engine.core import derive_seed
 from engine.evaluation import wilson_interval
 from engine.impostor.config import HOMOGENEOUS, MODES, PLAYERS
+from engine.impostor.grid import RESAMPLES
 from engine.impostor.rules import WIN_CONDITIONS
 from engine.impostor.words import TIERS
 
-RESAMPLES = 10_000  # the paper's block bootstrap (spec §7)
 ALPHA = 0.05
 ALL = "all"  # the margin of a mode x tier table
 _CHUNK = 1_000  # bootstrap resamples drawn at once (memory: chunk x experiments counts)

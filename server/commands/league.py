@@ -128,8 +128,7 @@ def _add_amongagents_parser(leagues: argparse._SubParsersAction) -> None:
 
 def _add_impostor_parser(leagues: argparse._SubParsersAction) -> None:
     from engine.impostor.config import MODES
-    from engine.impostor.grid import GAMES_PER_EXPERIMENT
-    from engine.impostor.statistics import RESAMPLES
+    from engine.impostor.grid import GAMES_PER_EXPERIMENT, RESAMPLES
     from engine.impostor.words import TIERS
 
     grid = leagues.add_parser(

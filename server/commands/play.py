@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import argparse
 from typing import Any
+from urllib.parse import urlsplit
 
 from server.commands.database import database
 
 
 def add_parser(sub: Any) -> None:
     play = sub.add_parser("play", help="join a remote server with the TUI")
-    play.add_argument("--server", required=True, help="ws://HOST:PORT")
-    play.add_argument("--name", default=None, help="your player name")
+    play.add_argument("--server", required=True, type=server_url, help="ws://HOST:PORT")
+    who = play.add_mutually_exclusive_group()
+    who.add_argument("--name", default=None, help="your player name")
+    who.add_argument("--ask-name", action="store_true",
+                     help="ask for the name on screen and keep its token for this session "
+                          "only (what each browser tab of `parlor web` runs)")
     play.add_argument("--invite", default=None, metavar="CODE",
                       help="invite code for a new name on an invite-only server")
     play.add_argument("--cafile", default=None, metavar="FILE",
@@ -23,7 +28,24 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from tui.launch import run_remote
 
-    return run_remote(args.server, args.name, invite=args.invite, cafile=args.cafile)
+    return run_remote(args.server, args.name, invite=args.invite, cafile=args.cafile,
+                      ask_name=args.ask_name)
+
+
+def server_url(text: str) -> str:
+    """argparse type of --server: ws://HOST[:PORT] or wss://HOST[:PORT]; `HOST:PORT` alone is
+    what people type, and means ws://."""
+    url = text if "://" in text else f"ws://{text}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises on a port that is not a number 0..65535)
+    except ValueError:
+        parts = None
+    if (parts is None or parts.scheme not in ("ws", "wss") or not parts.hostname
+            or any(c.isspace() for c in url)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a server address: use "
+                                         f"ws://HOST:PORT (or wss:// for TLS)")
+    return url
 
 
 def run_local(args: argparse.Namespace) -> int:

@@ -14,13 +14,15 @@ from server.store.location import DB_HELP
 
 INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,32}")  # it goes into table ids ("w1.t3") and the games
 EVENT_LOOPS = ("auto", "uvloop", "asyncio")  # server/net/serve.py `loop_factory`
+DEFAULT_PORT = 8765
 
 
 def add_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run a game server")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=_port, default=8765,
-                       help="port to listen on, 0..65535 (0: any free port; default 8765)")
+    serve.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                       help="port to listen on, 0..65535 (0: any free port; default "
+                            "%(default)s)")
     serve.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)  # or `parlor --db`
     serve.add_argument("--turn-timeout", type=float, default=300.0,
                        help="seconds a human has for one decision (then --on-timeout applies)")
@@ -159,7 +161,7 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _port(text: str) -> int:
+def port_number(text: str) -> int:
     """argparse type of --port."""
     try:
         port = int(text)

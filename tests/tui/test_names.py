@@ -59,3 +59,28 @@ async def test_a_token_file_from_before_names_were_kept_apart_still_works(embedd
     async with carol.run_test() as pilot:
         await wait_for_text(pilot, "you are carol")
         assert carol.session.player["token"] == token
+
+
+async def test_a_name_asked_on_screen_is_kept_for_the_session_only(embedded):
+    """`parlor play --ask-name` (each browser tab of `parlor web`): the name is typed on the
+    first screen; a name taken is asked again with the server's reason; no token is read from
+    or written to this machine's file, where it would hand the name to whoever types it next."""
+    owner = ParlorApp(embedded.url, "ada", server_key=embedded.url)
+    async with owner.run_test() as pilot:
+        await on_screen(pilot, owner, "lobby")
+    assert load_token(embedded.url, "ada") is not None  # ada played here in a terminal before
+    before = token_file().read_text()
+
+    tab = ParlorApp(embedded.url, None)
+    async with tab.run_test() as pilot:
+        await on_screen(pilot, tab, "name")
+        await pilot.press("enter")
+        await wait_for_text(pilot, "Type a name first")
+        await pilot.press(*"ada", "enter")
+        await wait_for_text(pilot, "belongs to another player")
+        assert tab.screen.KIND == "name"
+        await pilot.press(*["backspace"] * 3, *"eve", "enter")
+        await on_screen(pilot, tab, "lobby")
+        await wait_for_text(pilot, "you are eve")
+        assert tab.session.player["token"]
+    assert token_file().read_text() == before
