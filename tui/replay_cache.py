@@ -15,16 +15,26 @@ first and last."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.session import Session
 
+KEPT_FRAMES = 512  # per perspective, the most recently shown (a SocialGrid frame: ~40 KB)
+
 
 @dataclass
 class Perspective:
     head: dict[str, Any]  # the latest reply without its frame: count, jumps, extras, result...
-    frames: dict[int, dict[str, Any]] = field(default_factory=dict)  # position -> frame
+    # position -> frame, the least recently kept or shown first
+    frames: OrderedDict[int, dict[str, Any]] = field(default_factory=OrderedDict)
+
+    def keep(self, frame: dict[str, Any]) -> None:
+        self.frames[frame["at"]] = frame
+        self.frames.move_to_end(frame["at"])
+        while len(self.frames) > KEPT_FRAMES:
+            self.frames.popitem(last=False)
 
     @property
     def count(self) -> int:
@@ -60,14 +70,17 @@ class ReplayCache:
         known.head = head
         frame = msg.get("frame")
         if isinstance(frame, dict) and isinstance(frame.get("at"), int):
-            known.frames[frame["at"]] = frame
+            known.keep(frame)
 
     def get(self, seat: int | None) -> Perspective | None:
         return self.perspectives.get(seat)
 
     def frame(self, seat: int | None, at: int) -> dict[str, Any] | None:
         known = self.perspectives.get(seat)
-        return known.frames.get(at) if known else None
+        found = known.frames.get(at) if known else None
+        if found is not None:
+            known.frames.move_to_end(at)  # type: ignore[union-attr]
+        return found
 
     def transcript(self, seat: int | None, at: int
                    ) -> tuple[list[str], list[dict[str, Any]], bool]:

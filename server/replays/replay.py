@@ -280,8 +280,7 @@ class Replay:
                 view = game.view(seat)
             seen = [e for e in made if seat is None or e.visible(seat)]
             lines = tuple(describe(e, seat) if seat is not None or e.visible_to == "all"
-                          else f"[to {', '.join(self.names[s] for s in e.visible_to)}] "
-                               f"{describe(e, seat)}"
+                          else f"{_recipients(e.visible_to, self.names)} {describe(e, seat)}"
                           for e in seen)
             decision = self._decision(i - 1, think) if i and (
                 seat is None or self.actions[i - 1].seat == seat) else None
@@ -354,6 +353,12 @@ class Replay:
                 out += _decision_lines(dec)
             out += [""] + [f"- {line}" for line in f.lines] + [""]
         return "\n".join(out)
+
+
+def _recipients(visible_to: Sequence[int], names: Sequence[str]) -> str:
+    """How the omniscient transcript marks a private line: "[to ann, bob]", or "[to nobody]"
+    for what the rules keep from every seat (Secret Mafia's night tally, SocialGrid's ballots)."""
+    return f"[to {', '.join(names[s] for s in visible_to) or 'nobody'}]"
 
 
 def _everywhere(game: Game) -> dict[str, Any]:

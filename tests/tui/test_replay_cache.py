@@ -3,7 +3,7 @@ to fetch next, and the moment kept when the perspective switches."""
 
 from __future__ import annotations
 
-from tui.replay_cache import Perspective, ReplayCache, carry_over
+from tui.replay_cache import KEPT_FRAMES, Perspective, ReplayCache, carry_over
 from tui.session import Session
 
 
@@ -65,3 +65,14 @@ def test_switching_perspective_keeps_the_round_and_the_share_of_it():
     # A round the other perspective has no frame of: the same share of the whole game.
     assert carry_over(Perspective({"count": 21, "jumps": _jumps(0, 10, 15, 20)}), 16,
                       Perspective({"count": 11, "jumps": _jumps(0, 5)})) == 8
+
+
+def test_a_perspective_keeps_the_frames_last_shown_and_no_more():
+    cache = ReplayCache(game_id=7)
+    for at in range(KEPT_FRAMES + 10):
+        cache.fold(_reply(0, at, KEPT_FRAMES + 10, _jumps(0)))
+        if at == KEPT_FRAMES - 1:
+            assert cache.frame(0, 0) is not None  # shown again: kept longer
+    kept = cache.get(0).frames
+    assert len(kept) == KEPT_FRAMES
+    assert 0 in kept and 1 not in kept and KEPT_FRAMES + 9 in kept

@@ -55,7 +55,7 @@ class ReplayScreen(ParlorScreen):
         Binding("space", "play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
-        Binding("p,tab", "perspective", "Perspective", key_display="p"),
+        Binding("p", "perspective", "Perspective"),
         Binding("d", "decision", "Decision"),
         Binding("pageup", "page(-1)", "Scroll decision", show=False),
         Binding("pagedown", "page(1)", "Scroll decision", show=False),

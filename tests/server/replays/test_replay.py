@@ -93,6 +93,9 @@ def test_a_villager_never_sees_the_mafia_before_the_end_and_omniscient_does(db):
                for f in replay.frames(villager))
     omniscient = replay.frames(None)
     assert any("fellow Mafia" in line for line in omniscient[0].lines)
+    lines = [line for f in omniscient for line in f.lines]
+    assert not any(line.startswith("[to ]") for line in lines)
+    assert any(line.startswith("[to nobody] ") for line in lines)  # the night's tally
     assert [r["name"] for r in omniscient[0].view["setup"]["roles"]] == roles
     mafia = roles.index("Mafia")
     assert any("fellow Mafia" in line for line in replay.frames(mafia)[0].lines)
