@@ -15,6 +15,7 @@ from tui.screens.base import ParlorScreen
 from tui.screens.connect import ConnectScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.name import NameScreen
+from tui.screens.replay import ReplayScreen
 from tui.session import Session
 from tui.tokens import load_token, save_token
 
@@ -27,11 +28,14 @@ class ParlorApp(App[int]):
 
     def __init__(self, url: str, name: str | None, server_key: str | None = None, *,
                  invite: str | None = None, cafile: str | None = None,
-                 database: str | None = None) -> None:
+                 database: str | None = None,
+                 replay: tuple[int, int | None] | None = None) -> None:
         """`name` None: ask for it on screen (a browser tab of `parlor web`). Such a name may
         be typed by anyone at a shared page, so its token is kept for this session only: never
         read from nor written to this machine's token file, where it would hand one
-        participant's name to the next who types it."""
+        participant's name to the next who types it. `replay`: (game id, seat or None for
+        omniscient) to open over the lobby once connected (`parlor replay GAME_ID --watch`:
+        Esc from it is the lobby)."""
         super().__init__()
         self.database = database  # the embedded server's file, shown in the lobby
         self.ask_name = name is None
@@ -39,6 +43,7 @@ class ParlorApp(App[int]):
         self.client = ParlorClient(self, url, cafile=cafile)
         self.server_key = server_key or url  # where our token for this server is kept
         self.invite = invite  # spent by the server on our name's first hello only
+        self.opening_replay = replay  # shown once, over the first lobby
 
     def on_mount(self) -> None:
         if self.ask_name:
@@ -127,6 +132,10 @@ class ParlorApp(App[int]):
         target = next_screen(self.session, msg, self.current_kind)
         if target is not None:
             self.show(target())
+            if target is LobbyScreen and self.opening_replay is not None:
+                game_id, seat = self.opening_replay
+                self.opening_replay = None
+                self.push_screen(ReplayScreen(game_id=game_id, seat=seat))
         elif isinstance(self.base_screen, ParlorScreen):
             self.base_screen.post_message(ParlorScreen.Update(msg))
 

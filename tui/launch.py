@@ -25,14 +25,16 @@ def default_name() -> str:
 
 def run_remote(url: str, name: str | None = None, server_key: str | None = None, *,
                invite: str | None = None, cafile: str | None = None,
-               database: str | None = None, ask_name: bool = False) -> int:
+               database: str | None = None, ask_name: bool = False,
+               replay: tuple[int, int | None] | None = None) -> int:
     """Open the TUI connected to a Parlor server at `url` (ws://HOST:PORT or wss://...);
     `invite`: a code for a new name on an invite-only server; `cafile`: certificates to trust
     for wss:// (default: the system's); `database`: the file of an embedded server, shown in
     the lobby (the path printed on start is covered by the TUI at once); `ask_name`: ask for
-    the name on screen instead (a browser tab: ParlorApp keeps its token for the session)."""
+    the name on screen instead (a browser tab: ParlorApp keeps its token for the session);
+    `replay`: (game id, seat or None) to open straight away, over the lobby."""
     app = ParlorApp(url, None if ask_name else name or default_name(), server_key,
-                    invite=invite, cafile=cafile, database=database)
+                    invite=invite, cafile=cafile, database=database, replay=replay)
     if ask_name:
         _end_with_parent(app)
     app.run()
@@ -54,15 +56,20 @@ def _end_with_parent(app: ParlorApp) -> None:
     threading.Thread(target=watch, name="parlor-parent-watch", daemon=True).start()
 
 
-def run_local(db_path: str, name: str | None = None, **server_options: Any) -> int:
+def run_local(db_path: str, name: str | None = None, *,
+              replay: tuple[int, int | None] | None = None, server_key: str | None = None,
+              **server_options: Any) -> int:
     """Start an embedded server on `db_path` (creating its folder), play on it, stop it on exit.
-    `server_options`: the server's (what answers `report`, handed in by the command)."""
+    `server_options`: the server's (what answers `report`, handed in by the command);
+    `replay`: a game to open at once (`run_remote`); `server_key`: where our token for it is
+    kept (default: by the database's path; a scratch database's changes every run)."""
     from server.net.embedded import start_embedded  # the server side loads only for local play
 
     db = Path(db_path).expanduser().resolve()
     db.parent.mkdir(parents=True, exist_ok=True)
     server = start_embedded(str(db), **server_options)
     try:  # the embedded server's port changes every run; its database does not
-        return run_remote(server.url, name, f"local:{db}", database=str(db))
+        return run_remote(server.url, name, server_key or f"local:{db}", database=str(db),
+                          replay=replay)
     finally:
         server.stop()

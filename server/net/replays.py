@@ -188,7 +188,7 @@ def build(replay: Replay, seat: int | None, *, live: bool = False) -> Build:
         rewinder=replay.rewinder() if seat is None else None, seen=seen)
 
 
-def _game_row(conn: sqlite3.Connection, game_id: int) -> tuple[bool, int, set[str]] | None:
+def game_row(conn: sqlite3.Connection, game_id: int) -> tuple[bool, int, set[str]] | None:
     """(ended, seats, the seats' identities) of a stored game, None if there is none."""
     row = conn.execute("SELECT ended IS NOT NULL FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
@@ -229,7 +229,7 @@ class Replays:
             game_id = table.game_id  # a finished table's id means its game
         else:
             game_id = req["game_id"]
-        found = await store.read_with(lambda c: _game_row(c, game_id))
+        found = await store.read_with(lambda c: game_row(c, game_id))
         if found is None:
             raise p.ProtocolError(p.UNKNOWN_GAME, f"no game {game_id} on this server", req.id)
         ended, players, identities = found

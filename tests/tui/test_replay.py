@@ -135,7 +135,7 @@ async def test_an_unknown_game_is_said_plainly(embedded):
         await on_screen(pilot, app, "lobby")
         app.push_screen(ReplayScreen(game_id=999))
         await on_screen(pilot, app, "replay")
-        await wait_for_text(pilot, "unknown_game: no game 999")
+        await wait_for_text(pilot, "Cannot show this replay: no game 999 on this server (unknown_game)")
         await pilot.press("escape")
         await on_screen(pilot, app, "lobby")
 

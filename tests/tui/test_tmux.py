@@ -298,3 +298,32 @@ def test_a_spectator_watches_a_live_game_and_the_players_see_the_count(tmp_path:
     finally:
         term.close()
         server.stop()
+
+
+def test_a_replay_file_watched_in_a_real_terminal(tmp_path: Path):
+    """`parlor replay FILE --watch`: a game of no database on this machine, opened on its
+    replay from a seat; Esc is the lobby of the scratch database's server, deleted on exit."""
+    from server.cli import main
+
+    db, file, scratch = tmp_path / "games.db", tmp_path / "game.json", tmp_path / "tmp"
+    assert main(["sim", "colonel-blotto", "--seat", "random", "--seat", "random", "--preset",
+                 "small", "--games", "1", "--seed", "3", "--quiet", "--db", str(db)]) == 0
+    assert main(["replay", "1", "--export", str(file), "--db", str(db)]) == 0
+    db.unlink()
+    scratch.mkdir()
+    term = Tmux()
+    try:
+        term.open("main", f"TMPDIR={scratch} " + parlor("--name", "tester", "replay", str(file),
+                                                         "--watch", "--seat", "0"))
+        term.wait("main", r"seat 0: random #0")
+        term.wait("main", r"step 0 / \d+")
+        term.keys("main", "Right")
+        term.wait("main", r"step 1 / \d+")
+        assert any(scratch.iterdir())  # the game's scratch database, while it is watched
+        term.keys("main", "Escape")
+        term.wait("main", r"Replay a game")  # the lobby's footer
+        term.keys("main", "C-q")
+        assert "parlor-exited-0" in term.wait("main", r"parlor-exited-\d+")
+        assert not any(scratch.iterdir())
+    finally:
+        term.close()

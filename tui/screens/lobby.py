@@ -19,6 +19,7 @@ from tui.screens.base import ParlorScreen
 from tui.screens.create_table import CreateTableScreen
 from tui.screens.help import HELP_BINDING, open_help
 from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.open_replay import OpenReplayScreen
 from tui.screens.profile import ProfileScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.report import ReportScreen
@@ -43,6 +44,7 @@ class LobbyScreen(ParlorScreen):
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("c", "report", "Report"),
         Binding("p", "profile", "Profile"),
+        Binding("g", "open_replay", "Replay a game"),
         Binding("r", "refresh", "Refresh", show=False),
         Binding("tab", "focus_next", "Next list", show=False),
         Binding("shift+tab", "focus_previous", "Previous list", show=False),
@@ -60,7 +62,8 @@ class LobbyScreen(ParlorScreen):
                              classes="section-title")
                 yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
                 yield Static(empty_hint(self.narrow), id="lobby-empty", classes="form-hint")
-                yield Static("Finished  (Enter: replay, w: result)", classes="section-title")
+                yield Static("Finished  (Enter: replay, w: result; g: any game by id)",
+                             classes="section-title")
                 yield DataTable(id="finished-list", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -171,6 +174,13 @@ class LobbyScreen(ParlorScreen):
 
     def action_profile(self) -> None:
         self.app.push_screen(ProfileScreen())
+
+    def action_open_replay(self) -> None:
+        """Any stored game by its id, also one that was never a table here (`parlor sim`)."""
+        def chosen(game_id: int | None) -> None:
+            if game_id is not None:
+                self.app.push_screen(ReplayScreen(game_id=game_id))
+        self.app.push_screen(OpenReplayScreen(), chosen)
 
     def action_refresh(self) -> None:
         self.client.send("list_tables")

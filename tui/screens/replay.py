@@ -39,6 +39,18 @@ PAST_THE_END = 2**31 - 1  # a position the server answers with the last frame
 LIVE_POLL = 1.0  # seconds between asks for a live table's latest frame while following it
 
 
+# What a refusal means, where the server's own words (which event differs) do not say it.
+REFUSED = {"replay_mismatch": "it does not match the stored game: "}
+
+
+def refusal_text(error: dict[str, Any]) -> str:
+    """A server's refusal of a replay as the screen says it ("Cannot show this replay: no
+    game 7 on this server (unknown_game). Esc goes back.")."""
+    code = error.get("code")
+    return (f"Cannot show this replay: {REFUSED.get(code, '')}{error.get('message')} "
+            f"({code}). Esc goes back.")
+
+
 class ReplayScreen(ParlorScreen):
     KIND = "replay"
     AUTO_FOCUS = None  # the keys are the screen's: nothing to type in or scroll by focus
@@ -133,7 +145,7 @@ class ReplayScreen(ParlorScreen):
         if asked is None:
             return
         if msg["type"] == "error":
-            self.error = f"{msg.get('code')}: {msg.get('message')}"
+            self.error = refusal_text(msg)
             self.following = False
             self._stop()
             self.render_frame()
@@ -187,7 +199,8 @@ class ReplayScreen(ParlorScreen):
         status.update(self.error)
         status.display = bool(self.error)
         self.query_one(StepLine).show(
-            str(head.get("title") or head.get("env") or "…"), self.perspective_name(self.seat),
+            str(head.get("title") or head.get("env") or self.placeholder_title()),
+            self.perspective_name(self.seat),
             self.at, known.count if known else 0, (frame or {}).get("clock"),
             self.playing is not None, self.speed, bool(head.get("live")),
             "" if frame or self.error else "loading…")
@@ -211,6 +224,11 @@ class ReplayScreen(ParlorScreen):
         self.query_one(DecisionPanel).show(frame.get("decision"), names)
         for panel in self.query("#replay-panel"):
             panel.show(head, frame)  # type: ignore[attr-defined]
+
+    def placeholder_title(self) -> str:
+        """What the step line names before (or without) the server's first reply."""
+        game_id = self.cache.game_id
+        return f"game {game_id}" if game_id is not None else "…"
 
     def perspective_name(self, seat: int | None) -> str:
         if seat is None:

@@ -376,7 +376,7 @@ async def test_requests_for_one_perspective_share_one_rebuild_and_then_the_cache
     from server.net import replays
 
     builds, asked, go = [], [], threading.Event()
-    real_build, real_row = replays.build, replays._game_row
+    real_build, real_row = replays.build, replays.game_row
 
     def slow_build(*args, **kwargs):
         builds.append(args[1])
@@ -388,7 +388,7 @@ async def test_requests_for_one_perspective_share_one_rebuild_and_then_the_cache
         return real_row(*args)
 
     monkeypatch.setattr(replays, "build", slow_build)
-    monkeypatch.setattr(replays, "_game_row", counted_row)
+    monkeypatch.setattr(replays, "game_row", counted_row)
     gid = _games(db)["three-player-ipd"]
     server = await make_server()
     clients = [await Client.connect(server.url, f"p{i}") for i in range(4)]
