@@ -87,6 +87,8 @@ def league():
     return [play("league-10x10", seed, roundtrip=seed < 2) for seed in LEAGUE_SEEDS]
 
 
+# Both on one xdist worker: the module's league is played once, not once per worker.
+@pytest.mark.xdist_group("socialgrid-league")
 def test_league_both_sides_win_and_impostors_kill(league):
     wins = Counter("crew" if g.result.reason.startswith("crew") else "impostors"
                    for g, _ in league)
@@ -100,6 +102,7 @@ def test_league_both_sides_win_and_impostors_kill(league):
                            if m["reason"] == "report")
 
 
+@pytest.mark.xdist_group("socialgrid-league")
 def test_league_ballots_have_trust_and_thoughts(league):
     crew_classes, teammate_votes, ballots = Counter(), 0, 0
     for game, _ in league:
