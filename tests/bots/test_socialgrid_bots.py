@@ -87,7 +87,7 @@ def league():
     return [play("league-10x10", seed, roundtrip=seed < 2) for seed in LEAGUE_SEEDS]
 
 
-# Both on one xdist worker: the module's league is played once, not once per worker.
+# Every test of the league on one xdist worker: it is played once, not once per worker.
 @pytest.mark.xdist_group("socialgrid-league")
 def test_league_both_sides_win_and_impostors_kill(league):
     wins = Counter("crew" if g.result.reason.startswith("crew") else "impostors"
@@ -125,6 +125,7 @@ def test_league_ballots_have_trust_and_thoughts(league):
     assert crew_classes["heuristic"] + crew_classes["strong"] > 0  # some votes on evidence
 
 
+@pytest.mark.xdist_group("socialgrid-league")
 def test_crew_votes_on_evidence_hit_impostors_mostly(league):
     hits = total = 0
     for game, _ in league:

@@ -179,10 +179,11 @@ async def test_z_waits_until_the_meeting_and_the_waits_are_no_stall(embedded, si
         assert not metrics.get("noop_stall")  # eight waits and a NOOP: no stall
 
 
-@SIZES
-async def test_the_result_shows_the_dead_the_roles_the_map_and_whole_names(embedded, size):
+async def test_the_result_shows_the_dead_the_roles_the_map_and_whole_names(embedded):
+    # One size: the result screen's layout at both is the other tests' (a game played by
+    # keys to a kill is the slow part).
     app = ParlorApp(embedded.url, "tester")
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot, app, preset="league-10x10", seats=["human"] + ["scripted:agent"] * 6,
                     seed=5, config={"max_steps": 80, "kill_cooldown": 3})
         while (turn := await our_turn_or_end(pilot, app)) is not None:
