@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,7 @@ def add_parser(sub: Any) -> None:
     serve.add_argument("--event-loop", default="auto", choices=EVENT_LOOPS,
                        help="the event loop to run on: uvloop (less CPU per move) where it is "
                             "installed, else asyncio's (default auto)")
-    serve.add_argument("--omniscient-delay", type=_at_least_one, default=None, metavar="N",
+    serve.add_argument("--omniscient-delay", type=at_least_one("action"), default=None, metavar="N",
                        help="let anyone watch a table of bots only from everywhere (hidden "
                             "roles and words included), N actions behind the game (`replay` "
                             "with its table id; default: off)")
@@ -150,15 +151,18 @@ def _positive(text: str) -> float:
     return value
 
 
-def _at_least_one(text: str) -> int:
-    """argparse type of --omniscient-delay: a whole number of actions, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1 (an action)")
-    return value
+def at_least_one(unit: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of `unit`s (say "action"), 1 or more."""
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of {unit}s, "
+                                             f"1 or more")
+        return value
+    return check
 
 
 def port_number(text: str) -> int:

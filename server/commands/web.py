@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from server.commands.play import server_url
-from server.commands.serve import DEFAULT_PORT, port_number
+from server.commands.serve import DEFAULT_PORT, at_least_one, port_number
 
 DEFAULT_SERVER = f"ws://127.0.0.1:{DEFAULT_PORT}"  # where `parlor serve` listens by default
 TITLE = "Parlor"  # the page's title and its loading card
@@ -39,7 +39,7 @@ def add_parser(sub: Any) -> None:
                      help="the address people open when a proxy is in front, e.g. "
                           "https://games.example.org (default: http://HOST:PORT); the page "
                           "reaches its websocket there too")
-    web.add_argument("--max-tabs", type=_tab_count, default=50, metavar="N",
+    web.add_argument("--max-tabs", type=at_least_one("tab"), default=50, metavar="N",
                      help="tabs open at once, each a process of about 60 MiB; one more is "
                           "refused (default %(default)s)")
     web.add_argument("--cafile", default=None, metavar="FILE",
@@ -55,17 +55,6 @@ def tab_command(server: str, cafile: str | None = None) -> str:
     if cafile:
         argv += ["--cafile", str(Path(cafile).resolve())]  # the tabs may start elsewhere
     return f"exec {shlex.join(argv)}"
-
-
-def _tab_count(text: str) -> int:
-    """argparse type of --max-tabs."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of tabs, 1 or more")
-    return value
 
 
 def public_url(text: str) -> str:

@@ -415,7 +415,7 @@ async def test_parlor_serve_takes_the_delay_and_says_so(tmp_path):
     from tests.server.net.test_serve_process import ServeProcess, parlor
 
     refused = parlor("serve", "--omniscient-delay", "0", "--db", str(tmp_path / "x.db"))
-    assert refused.returncode == 2 and "at least 1" in refused.stderr
+    assert refused.returncode == 2 and "whole number of actions, 1 or more" in refused.stderr
     server = ServeProcess(tmp_path, "--omniscient-delay", "3")
     try:
         assert "Omniscient delay: anyone may watch a table of bots only from everywhere, 3 " \
