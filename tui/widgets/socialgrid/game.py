@@ -150,7 +150,7 @@ class SocialGridGame(EnvWidget, can_focus=True):
             self.refresh_bindings()
         if session.awaiting_us:
             self._sent = None  # a new step: the line shows how the last one went
-        self._last_step = last_step_text(private) if playing else None
+        self._last_step = last_step_text(private, session.awaiting_us) if playing else None
         if self.waiting is not None:
             self._wait_on(session, private, playing)
         self._draw_status()

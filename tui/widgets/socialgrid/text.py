@@ -134,11 +134,14 @@ def hint_text(private: dict[str, Any], public: dict[str, Any], playing: bool) ->
     return text
 
 
-def last_step_text(private: dict[str, Any]) -> Text:
+def last_step_text(private: dict[str, Any], awaited: bool = True) -> Text:
     """How the seat's last step went (from its history: a step that did not happen shows as
-    blocked), and the stall alert; before the first step, where to find the keys."""
+    blocked), and the stall alert; before the first step, where to find the keys if the seat
+    is `awaited` (not in a replay, where nothing is played)."""
     history = private.get("history") or []
     if not history:
+        if not awaited:
+            return Text("No step yet.", style="dim")
         return Text("Your move: the keys allowed now are under Allowed; ? lists every key.", style="dim")
     last = history[-1]
     action = last.get("action")
