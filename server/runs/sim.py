@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -131,12 +134,39 @@ def _plan(args: argparse.Namespace, env: Env, overrides: dict[str, Any]) -> int:
     return 0
 
 
+def _last_game_id(db: str | None) -> int:
+    """The newest game id in `db` before the run (0: none, or no database yet)."""
+    if not db or not os.path.exists(db):
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            return conn.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+    except sqlite3.Error:  # not a Parlor database yet: the run says so itself
+        return 0
+
+
+def _stored_ids(db: str, before: int) -> str:
+    """": games 12-31" for the games `parlor sim` runs stored after game `before` (what
+    `parlor replay ID` and the TUI's lobby `g` open), or nothing if it cannot tell."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            first, last = conn.execute(
+                "SELECT min(id), max(id) FROM games WHERE id > ? AND instance LIKE 'sim%'",
+                (before,)).fetchone()
+    except sqlite3.Error:
+        return ""
+    if first is None:
+        return ""
+    return f": game {first}" if first == last else f": games {first}-{last}"
+
+
 def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     checked = _validate(args, parser)
     if args.plan:
         return _plan(args, checked["env"], checked["overrides"])
     if not check_endpoints("parlor sim", (split_spec(spec)[1] for spec in args.seat)):
         return 1
+    before = _last_game_id(args.db)
     if args.workers > 1:  # server/runs/sim_workers.py: the games shared out to N processes
         from server.runs.sim_workers import run_workers
 
@@ -152,7 +182,7 @@ def run_sim(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(e.message)
     print(summary.render(aggregate))
     if args.db:
-        print(f"Stored in {args.db}.")
+        print(f"Stored in {args.db}{_stored_ids(args.db, before)}.")
     if summary.games == summary.void:
         print(f"parlor sim: no game was counted: all {summary.games} ended void"
               + (f" ({summary.failures()})" if summary.failures() else ""), file=sys.stderr)

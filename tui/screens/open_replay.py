@@ -21,7 +21,7 @@ from tui.widgets.key_footer import KeyFooter
 def game_id_problem(text: str) -> str | None:
     """Why `text` is no game id (None: it is one)."""
     if not text:
-        return "Type the game's id first: its number (`parlor export --format games` lists them)."
+        return "Type the game's id first: its number (`parlor sim --db` says which it stored)."
     if not (text.isascii() and text.isdigit()):
         return f"{text[:20]!r} is not a game id: type its number, digits only."
     if int(text) < 1:

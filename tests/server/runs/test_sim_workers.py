@@ -38,6 +38,8 @@ def test_workers_print_the_summary_of_one_process_and_store_every_game_once(
         outputs[workers] = out.replace(str(db), "DB")
     assert outputs["1"] == outputs["2"]
     games = int(argv[argv.index("--games") + 1])
+    # The stored games' ids, for `parlor replay ID` and the lobby's g; a second run's follow.
+    assert f"Stored in DB: games 1-{games}." in outputs["2"]
     assert f"{games} games (0 void" in outputs["2"]
     with sqlite3.connect(tmp_path / "w2.db") as conn:
         rows = conn.execute("SELECT CAST(seed AS INTEGER) AS seed, instance, status, "
@@ -49,6 +51,8 @@ def test_workers_print_the_summary_of_one_process_and_store_every_game_once(
     for k, (_, instance, status, has_metrics, table_id) in enumerate(rows):
         assert instance.startswith(f"sim{k % 2}-")  # worker i plays games k % N == i
         assert (status, has_metrics) == ("finished", 1) and table_id.startswith(instance)
+    assert main(argv + ["--games", "1", "--quiet", "--db", str(tmp_path / "w2.db")]) == 0
+    assert f"Stored in {tmp_path / 'w2.db'}: game {games + 1}." in capsys.readouterr().out
 
 
 @pytest.fixture
