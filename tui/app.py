@@ -52,9 +52,11 @@ class ParlorApp(App[int]):
             self.push_screen(ConnectScreen())
             self.connect()
 
-    def join_as(self, name: str) -> None:
-        """Connect under the `name` just asked for."""
+    def join_as(self, name: str, invite: str | None = None) -> None:
+        """Connect under the `name` just asked for (with the `invite` asked for with it, on an
+        invite-only server)."""
         self.session.name = name
+        self.invite = invite
         self.show(ConnectScreen())
         self.connect()
 
@@ -111,12 +113,17 @@ class ParlorApp(App[int]):
             # The server says we hold a seat in a game under way (we came back after quitting):
             # ask for the game itself, so we land in it with its state, not an empty screen.
             self.client.send("resume", table_id=msg["table"]["id"])
-        if msg["type"] == "welcome" and not self.ask_name:
-            save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
+        if msg["type"] == "welcome":
+            self.invite = None  # spent, or not needed: the token answers for the name now
+            if not self.ask_name:
+                save_token(self.server_key, msg["player"]["name"], msg["player"]["token"])
         if msg["type"] == "error" and msg.get("ref") == self.client.hello_id:
             self.client.close()
-            if self.ask_name and msg.get("code") in _NAME_REFUSED:
-                self.show(NameScreen(msg.get("message")))  # pick another name
+            code = msg.get("code")
+            if self.ask_name and code in _NAME_REFUSED + _INVITE_REFUSED:
+                # pick another name, or give (another) invite code, the name kept
+                self.show(NameScreen(msg.get("message"), ask_invite=code in _INVITE_REFUSED
+                                     or self.invite is not None))
                 return
             if isinstance(self.screen, ConnectScreen):
                 advice = _HELLO_REFUSED.get(msg.get("code"), "start again later")
@@ -148,6 +155,7 @@ class ParlorApp(App[int]):
 
 
 _NAME_REFUSED = ("name_taken", "bad_name")  # a hello refused for its name alone
+_INVITE_REFUSED = ("invite_required", "bad_invite")  # a new name without a good invite
 # A refused hello: what to do about it.
 _HELLO_REFUSED = {"name_taken": "start again with --name NAME",
                   "bad_name": "start again with --name NAME",

@@ -65,9 +65,9 @@ def list_invites(c: sqlite3.Connection) -> list[dict[str, Any]]:
 def use_invite(c: sqlite3.Connection, code: str | None, identity: str) -> None:
     """Spend an invite on a new name (inside the caller's transaction), or raise InviteError."""
     if not code:
+        # no client's flag named: the terminal's adds "--invite CODE", a browser tab asks
         raise InviteError("invite_required", "this server is invite-only: a new name needs an "
-                                             "invite code from the host (parlor play --invite "
-                                             "CODE)")
+                                             "invite code from the host")
     row = c.execute("SELECT used_by FROM invites WHERE code_hash = ?",
                     (_hash(normal_invite(code)),)).fetchone()
     if row is None:

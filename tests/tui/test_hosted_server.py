@@ -7,6 +7,7 @@ import ssl
 
 import pytest
 import trustme
+from textual.widgets import Input
 
 from server.net.admin import kick
 from server.net.app import Server
@@ -15,6 +16,7 @@ from server.store import accounts
 from server.store.store import Store
 from tests.tui.helpers import on_screen, wait_for, wait_for_text
 from tui.app import ParlorApp
+from tui.tokens import token_file
 
 
 @pytest.fixture
@@ -50,7 +52,7 @@ async def test_a_newcomer_joins_over_wss_with_an_invite(tls_server):
     uninvited = ParlorApp(tls_server.url, "ada", server_key="tls-test",
                           cafile=tls_server.ca_file)
     async with uninvited.run_test() as pilot:
-        await wait_for_text(pilot, "start again with --invite CODE")
+        await wait_for_text(pilot, "--invite CODE")
         assert uninvited.screen.KIND == "connect"
 
     code = invite(tls_server)
@@ -98,3 +100,27 @@ async def test_the_tui_says_when_its_address_may_claim_a_new_name_again(tmp_path
         await first.close()
     finally:
         await server.stop()
+
+
+async def test_a_browser_tab_asks_for_the_invite_and_keeps_the_name(tls_server):
+    """`parlor web` on an invite-only server: the tab's name screen asks for the code the
+    server wants, says clearly why a code is refused, keeps the name typed, and never writes
+    the code or the token down."""
+    tab = ParlorApp(tls_server.url, None, cafile=tls_server.ca_file)
+    async with tab.run_test() as pilot:
+        await on_screen(pilot, tab, "name")
+        await pilot.press(*"ada", "enter")
+        await wait_for_text(pilot, "a new name needs an invite code from the host",
+                            "Invite code from the host")
+        assert tab.screen.KIND == "name"
+        assert tab.screen.query_one("#name-input", Input).value == "ada"
+        await pilot.press("enter")
+        await wait_for_text(pilot, "Type the invite code the host gave you")
+        await pilot.press(*"not-a-code", "enter")
+        await wait_for_text(pilot, "this invite code is not one of this server's")
+        assert tab.screen.query_one("#name-input", Input).value == "ada"
+        await pilot.press(*invite(tls_server), "enter")  # typed over the wrong one
+        await on_screen(pilot, tab, "lobby")
+        await wait_for_text(pilot, "you are ada")
+        assert tab.session.player["token"] and tab.invite is None
+    assert not token_file().exists()

@@ -47,7 +47,7 @@ async def test_an_invite_only_server_admits_a_new_name_once_per_code(make_server
 
     zoe, refused = await hello(server.url, "zoe")
     assert refused["code"] == "invite_required"
-    assert "invite-only" in refused["message"] and "--invite" in refused["message"]
+    assert "invite-only" in refused["message"] and "invite code from the host" in refused["message"]
     _, wrong = await hello(server.url, "zoe", invite="aaaa-bbbb-cccc")
     assert wrong["code"] == "bad_invite"
 
